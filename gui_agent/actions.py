@@ -1,0 +1,286 @@
+"""The one canonical action space, in pixels of the observation.
+
+Every other action format (pyautogui code, OSWorld computer_13, BrowserGym, UI-TARS) is a
+converter at the edge, in :mod:`gui_agent.action_formats`. Each action class's docstring
+is the single source of the text a model is prompted with (see
+:func:`action_space_prompt`), so the prompt can never drift from what the code accepts.
+
+Coordinates are integer pixels of the screenshot the agent saw, origin top-left.
+Scroll amounts are wheel clicks ("notches"); positive ``dy`` scrolls *down* (content moves
+up), matching the browser's ``deltaY`` and the opposite of ``pyautogui.scroll``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Union
+
+from gui_agent.errors import ActionError
+
+MouseButton = Literal["left", "right", "middle"]
+MOUSE_BUTTONS: tuple[str, ...] = ("left", "right", "middle")
+
+#: Pixels one wheel click scrolls, used where a format counts pixels (BrowserGym, Playwright).
+PIXELS_PER_WHEEL_CLICK = 100
+
+#: Canonical key names. Single printable characters are keys too ("a", "1", "/").
+NAMED_KEYS: frozenset[str] = frozenset(
+    {
+        "ctrl", "alt", "shift", "meta",
+        "enter", "escape", "backspace", "delete", "tab", "space", "insert",
+        "up", "down", "left", "right", "home", "end", "pageup", "pagedown",
+        "capslock", "printscreen", "menu",
+        *(f"f{i}" for i in range(1, 13)),
+    }
+)
+
+#: Spellings seen in model output and other tools, mapped to the canonical name.
+KEY_ALIASES: dict[str, str] = {
+    "control": "ctrl", "ctl": "ctrl", "lctrl": "ctrl", "rctrl": "ctrl", "ctrlleft": "ctrl",
+    "ctrlright": "ctrl", "control_l": "ctrl", "control_r": "ctrl",
+    "option": "alt", "altleft": "alt", "altright": "alt", "alt_l": "alt", "alt_r": "alt",
+    "shiftleft": "shift", "shiftright": "shift", "shift_l": "shift", "shift_r": "shift",
+    "win": "meta", "super": "meta", "cmd": "meta", "command": "meta", "winleft": "meta",
+    "winright": "meta", "super_l": "meta", "super_r": "meta", "windows": "meta",
+    "return": "enter", "kp_enter": "enter", "esc": "escape", "del": "delete",
+    "back": "backspace", "bksp": "backspace", "spacebar": "space", " ": "space",
+    "arrowup": "up", "arrowdown": "down", "arrowleft": "left", "arrowright": "right",
+    "pgup": "pageup", "pgdn": "pagedown", "page_up": "pageup", "page_down": "pagedown",
+    "prior": "pageup", "next": "pagedown", "caps_lock": "capslock", "print": "printscreen",
+    "prtsc": "printscreen", "prtscr": "printscreen", "ins": "insert", "apps": "menu",
+}
+
+
+def normalize_key(name: str) -> str:
+    """Return the canonical name of a key, or raise ActionError naming the bad key."""
+    if len(name) == 1:
+        return "space" if name == " " else name
+    lowered = name.strip().lower()
+    if len(lowered) == 1:
+        return lowered
+    canonical = KEY_ALIASES.get(lowered, lowered)
+    if canonical not in NAMED_KEYS:
+        raise ActionError(f"unknown key {name!r}; expected one character or one of {sorted(NAMED_KEYS)}")
+    return canonical
+
+
+def _check_point(name: str, x: Any, y: Any) -> None:
+    for axis, value in (("x", x), ("y", y)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ActionError(f"{name}: {axis} must be an integer pixel, got {value!r}")
+        if value < 0:
+            raise ActionError(f"{name}: {axis} must be >= 0, got {value}")
+
+
+@dataclass(frozen=True)
+class Click:
+    """click(x, y, button="left", count=1)
+    Click at pixel (x, y) of the screenshot. button is "left", "right" or "middle";
+    count=2 double-clicks, count=3 triple-clicks (selects a line).
+    Examples: click(120, 45); click(300, 200, button="right"); click(88, 14, count=2)
+    """
+
+    x: int
+    y: int
+    button: MouseButton = "left"
+    count: int = 1
+    kind: ClassVar[str] = "click"
+
+    def __post_init__(self) -> None:
+        _check_point("click", self.x, self.y)
+        if self.button not in MOUSE_BUTTONS:
+            raise ActionError(f"click: button must be one of {MOUSE_BUTTONS}, got {self.button!r}")
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or not 1 <= self.count <= 3:
+            raise ActionError(f"click: count must be 1, 2 or 3, got {self.count!r}")
+
+
+@dataclass(frozen=True)
+class Move:
+    """move(x, y)
+    Move the mouse pointer to pixel (x, y) without clicking, e.g. to open a hover menu.
+    Example: move(400, 12)
+    """
+
+    x: int
+    y: int
+    kind: ClassVar[str] = "move"
+
+    def __post_init__(self) -> None:
+        _check_point("move", self.x, self.y)
+
+
+@dataclass(frozen=True)
+class Drag:
+    """drag(x1, y1, x2, y2, button="left")
+    Press the mouse button at (x1, y1), move to (x2, y2) and release: drag-and-drop,
+    sliders, selecting a range of cells.
+    Example: drag(50, 100, 250, 100)
+    """
+
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+    button: MouseButton = "left"
+    kind: ClassVar[str] = "drag"
+
+    def __post_init__(self) -> None:
+        _check_point("drag start", self.x1, self.y1)
+        _check_point("drag end", self.x2, self.y2)
+        if self.button not in MOUSE_BUTTONS:
+            raise ActionError(f"drag: button must be one of {MOUSE_BUTTONS}, got {self.button!r}")
+
+
+@dataclass(frozen=True)
+class Scroll:
+    """scroll(x, y, dx=0, dy=0)
+    Turn the mouse wheel with the pointer at (x, y). dy > 0 scrolls down, dy < 0 up;
+    dx > 0 scrolls right. Amounts are wheel clicks; 3 clicks move about a third of a page.
+    Examples: scroll(640, 360, dy=3); scroll(200, 300, dy=-5)
+    """
+
+    x: int
+    y: int
+    dx: int = 0
+    dy: int = 0
+    kind: ClassVar[str] = "scroll"
+
+    def __post_init__(self) -> None:
+        _check_point("scroll", self.x, self.y)
+        for axis, value in (("dx", self.dx), ("dy", self.dy)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ActionError(f"scroll: {axis} must be an integer number of wheel clicks, got {value!r}")
+        if self.dx == 0 and self.dy == 0:
+            raise ActionError("scroll: dx and dy are both 0; give a direction")
+
+
+@dataclass(frozen=True)
+class Type:
+    """type(text)
+    Type text with the keyboard into whatever has focus; click the field first.
+    A trailing "\\n" presses Enter.
+    Example: type("hello world\\n")
+    """
+
+    text: str
+    kind: ClassVar[str] = "type"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str) or self.text == "":
+            raise ActionError(f"type: text must be a non-empty string, got {self.text!r}")
+
+
+@dataclass(frozen=True)
+class Hotkey:
+    """hotkey(*keys)
+    Press keys together and release them in reverse order; one key is a plain key press.
+    Key names: ctrl, alt, shift, meta, enter, escape, backspace, delete, tab, space,
+    up, down, left, right, home, end, pageup, pagedown, f1..f12, or one character.
+    Examples: hotkey("enter"); hotkey("ctrl", "c"); hotkey("ctrl", "shift", "t")
+    """
+
+    keys: tuple[str, ...]
+    kind: ClassVar[str] = "hotkey"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.keys, str) or not self.keys:
+            raise ActionError(f"hotkey: keys must be a non-empty sequence of key names, got {self.keys!r}")
+        object.__setattr__(self, "keys", tuple(normalize_key(k) for k in self.keys))
+
+
+@dataclass(frozen=True)
+class Wait:
+    """wait(seconds=1.0)
+    Do nothing for a while, e.g. until a page finishes loading.
+    Example: wait(2)
+    """
+
+    seconds: float = 1.0
+    kind: ClassVar[str] = "wait"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not 0 <= self.seconds <= 60:
+            raise ActionError(f"wait: seconds must be a number between 0 and 60, got {self.seconds!r}")
+
+
+@dataclass(frozen=True)
+class Done:
+    """done(success=True, answer=None)
+    End the episode. success=False says the task cannot be done; answer carries a reply
+    when the task asks a question. handoff=True hands control to a human instead.
+    Examples: done(); done(success=False); done(answer="42")
+    """
+
+    success: bool = True
+    answer: str | None = None
+    handoff: bool = False
+    kind: ClassVar[str] = "done"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.success, bool):
+            raise ActionError(f"done: success must be true or false, got {self.success!r}")
+        if self.answer is not None and not isinstance(self.answer, str):
+            raise ActionError(f"done: answer must be a string, got {self.answer!r}")
+
+
+Action = Union[Click, Move, Drag, Scroll, Type, Hotkey, Wait, Done]
+
+#: Every action class, in prompt order; the registry the (de)serialisers use.
+ACTION_TYPES: tuple[type, ...] = (Click, Move, Drag, Scroll, Type, Hotkey, Wait, Done)
+_BY_KIND: dict[str, type] = {cls.kind: cls for cls in ACTION_TYPES}
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """Serialise an action as ``{"kind": ..., **fields}`` (the form in steps.jsonl)."""
+    data: dict[str, Any] = {"kind": action.kind}
+    for field in dataclasses.fields(action):
+        value = getattr(action, field.name)
+        data[field.name] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """Inverse of :func:`action_to_dict`; unknown kinds or fields raise ActionError."""
+    if not isinstance(data, dict) or "kind" not in data:
+        raise ActionError(f"an action must be a mapping with a 'kind', got {data!r}")
+    kind = data["kind"]
+    cls = _BY_KIND.get(kind)
+    if cls is None:
+        raise ActionError(f"unknown action kind {kind!r}; expected one of {sorted(_BY_KIND)}")
+    fields = {f.name for f in dataclasses.fields(cls)}
+    extra = set(data) - fields - {"kind"}
+    if extra:
+        raise ActionError(f"{kind}: unknown field(s) {sorted(extra)}; expected {sorted(fields)}")
+    kwargs = {k: v for k, v in data.items() if k != "kind"}
+    if cls is Hotkey and "keys" in kwargs and isinstance(kwargs["keys"], list):
+        kwargs["keys"] = tuple(kwargs["keys"])
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:  # missing required field
+        raise ActionError(f"{kind}: {exc}") from None
+
+
+def action_to_text(action: Action) -> str:
+    """The call-like text of an action, as written in the prompt's examples."""
+    fields = dataclasses.fields(action)
+    parts: list[str] = []
+    if isinstance(action, Hotkey):
+        parts = [json.dumps(k) for k in action.keys]
+    else:
+        for field in fields:
+            value = getattr(action, field.name)
+            if field.default is not dataclasses.MISSING and value == field.default:
+                continue
+            positional = field.default is dataclasses.MISSING
+            text = json.dumps(value) if isinstance(value, str) else repr(value)
+            parts.append(text if positional else f"{field.name}={text}")
+    return f"{action.kind}({', '.join(parts)})"
+
+
+def action_space_prompt() -> str:
+    """The action space described for a model, built from the action docstrings."""
+    blocks = [inspect.cleandoc(cls.__doc__ or "") for cls in ACTION_TYPES]
+    return "\n\n".join(blocks)

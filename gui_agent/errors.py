@@ -1,0 +1,75 @@
+"""The project's exception hierarchy, in one place.
+
+Callers decide what to do by the *kind* of failure: a broken environment is retried and
+reported as an environment failure, a malformed file names where it is broken, an
+unparseable model reply carries the raw text so nothing is silently replaced by a default.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class GuiAgentError(Exception):
+    """Base class of every error this project raises on purpose."""
+
+
+class EnvError(GuiAgentError):
+    """The environment itself broke (browser died, display gone, a hang).
+
+    Never the agent's fault: the runner reports it as an environment failure and may
+    rebuild the environment. A merely failed action is *not* an EnvError; it is reported
+    in the observation's ``last_action_error``.
+    """
+
+
+class EnvDiedError(EnvError):
+    """The environment's process (browser, display, app) is gone."""
+
+
+class EnvHungError(EnvError):
+    """The environment stopped answering within its time limit."""
+
+
+class ActionError(GuiAgentError):
+    """An action is invalid in itself (bad coordinates, unknown key, wrong field)."""
+
+
+class ActionParseError(GuiAgentError):
+    """Model output or code could not be turned into canonical actions.
+
+    Attributes:
+        raw: the complete text that failed to parse, kept for logging and training.
+        reason: what exactly was wrong.
+    """
+
+    def __init__(self, reason: str, raw: str):
+        self.reason = reason
+        self.raw = raw
+        shown = raw if len(raw) <= 200 else raw[:200] + "..."
+        super().__init__(f"{reason} (in: {shown!r})")
+
+
+class FileFormatError(GuiAgentError):
+    """A file on disk is malformed; the message names the file, the line and the problem.
+
+    Attributes:
+        path: the file.
+        line: 1-based line number, when the problem has one.
+        problem: what is wrong, in words.
+    """
+
+    def __init__(self, path: str | Path, problem: str, line: int | None = None):
+        self.path = Path(path)
+        self.line = line
+        self.problem = problem
+        where = f"{self.path}:{line}" if line is not None else f"{self.path}"
+        super().__init__(f"{where}: {problem}")
+
+
+class EpisodeFormatError(FileFormatError):
+    """An episode folder is damaged or written by a newer format version."""
+
+
+class TaskFileError(FileFormatError):
+    """A task file is malformed: wrong or unknown key, bad value, bad YAML."""
