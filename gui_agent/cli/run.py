@@ -1,0 +1,133 @@
+"""``gui-agent run TASK.yaml``: one policy, one task, one written episode, the outcome printed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXAMPLES = """\
+examples:
+  gui-agent run datasets/tasks/miniwob/click-button.yaml
+  gui-agent run datasets/tasks/miniwob/enter-text.yaml --policy random --seed 3
+  gui-agent run datasets/tasks/miniwob/click-tab.yaml --seeds 0-4 --out runs/tabs
+  gui-agent run datasets/tasks/miniwob/click-test.yaml --policy replay:runs/ep_dir
+  gui-agent run TASK.yaml --headed --display :99   # watch it on an X display
+
+policies:
+  oracle          scripted MiniWoB++ solver reading the DOM (makes demonstrations)
+  random[:SEED]   random clicks, typing and keys: the floor to beat
+  replay:EPISODE  plays back a recorded episode's actions
+
+The episode is written to OUT/<episode_id>/ in the trajectory format; inspect it with
+'gui-agent show OUT/<episode_id>'. Exit status: 0 all episodes succeeded, 1 some failed,
+3 the environment broke (not the agent's fault), 2 bad input.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "run",
+        help="run a policy on a task file and write the episode",
+        description="Run a policy on a task until it is done or hits a limit, evaluate the result, "
+        "and write the episode in the trajectory format.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("task", type=Path, help="a task file (task.yaml)")
+    parser.add_argument("--policy", default="oracle", help="which policy acts (default: oracle; see below)")
+    seeds = parser.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, default=0, help="environment seed (default: 0)")
+    seeds.add_argument("--seeds", type=_seed_range, help="several seeds, e.g. 0-9 or 1,5,7: one episode each")
+    parser.add_argument("--out", type=Path, default=Path("runs"), help="folder for episodes (default: runs/)")
+    parser.add_argument("--headed", action="store_true", help="show the browser on an X display instead of headless")
+    parser.add_argument("--display", help="X display for --headed, e.g. :99 (default: $DISPLAY)")
+    parser.add_argument("--quiet", action="store_true", help="print only the final outcome line(s)")
+    parser.set_defaults(handler=handle)
+
+
+def _seed_range(text: str) -> list[int]:
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            start, _, end = part.partition("-")
+            seeds.extend(range(int(start), int(end) + 1) if end else [int(start)])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seeds like 0-9 or 1,5,7, got {text!r}") from None
+    return seeds
+
+
+def handle(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from gui_agent.envs.factory import make_env
+    from gui_agent.errors import GuiAgentError
+    from gui_agent.runner import run_episode
+    from gui_agent.task import load_task
+    from models.policies import load_policy
+
+    console = Console(stderr=False, highlight=False)
+    try:
+        task = load_task(args.task)
+        policy = load_policy(args.policy)
+    except (GuiAgentError, ValueError, OSError) as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        return 2
+    seeds = args.seeds or [args.seed]
+    headless = False if args.headed else None  # None: as the task file says
+    results = []
+    env = None
+    try:
+        for seed in seeds:
+            label = f"{task.id} seed={seed} policy={policy.name}"
+            if env is None:  # one browser for all seeds; rebuilt only after it broke
+                env = make_env(task, headless=headless, display=args.display)
+            result = _run_with_progress(console, label, args.quiet, lambda on_step: run_episode(
+                task, policy, out_dir=args.out, seed=seed, env=env, on_step=on_step
+            ))
+            if result.env_failed:
+                env.close()
+                env = None
+            results.append(result)
+            _print_result(console, label, result)
+    except GuiAgentError as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        return 3
+    finally:
+        if env is not None:
+            env.close()
+    if any(r.env_failed for r in results):
+        return 3
+    return 0 if all(r.success for r in results) else 1
+
+
+def _run_with_progress(console, label, quiet, run):  # type: ignore[no-untyped-def]
+    """Run with a live step bar (steps used of the step limit, the last action)."""
+    if quiet or not console.is_terminal:
+        def on_step(index: int, limit: int, action: str, error: str | None) -> None:
+            if not quiet:
+                console.print(f"  step {index}/{limit}  {action}" + (f"  [yellow]! {error}[/yellow]" if error else ""), soft_wrap=True)
+        return run(on_step)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[last]}"), console=console, transient=True) as progress:
+        bar = progress.add_task(label, total=None, last="")
+
+        def on_step(index: int, limit: int, action: str, error: str | None) -> None:
+            progress.update(bar, completed=index, total=limit, last=action + (f" ! {error}" if error else ""))
+
+        return run(on_step)
+
+
+def _print_result(console, label: str, result) -> None:  # type: ignore[no-untyped-def]
+    if result.env_failed:
+        verdict = "[yellow]ENV FAILURE[/yellow]"
+    else:
+        verdict = "[green]SUCCESS[/green]" if result.success else "[red]FAILURE[/red]"
+    console.print(
+        f"{verdict} {label}  reward={result.reward:g} steps={result.steps} time={result.duration_s:.2f}s "
+        f"end={result.termination}" + (f" ({result.reason})" if result.reason else ""),
+        soft_wrap=True,
+    )
+    console.print(f"  episode: {result.episode_path}", soft_wrap=True)

@@ -1,0 +1,75 @@
+"""``gui-agent show EPISODE_DIR``: what happened in an episode, at a glance."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "show",
+        help="summarise an episode folder",
+        description="Summarise an episode: task, environment, who acted, outcome and every step. "
+        "A damaged episode is shown leniently with its problems listed.",
+        epilog="examples:\n  gui-agent show runs/demo/miniwob-click-button_20261130T071500_ab12cd\n"
+        "  gui-agent show EPISODE --recover   # repair an episode a crash left as 'recording'",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("episode", type=Path, help="an episode folder")
+    parser.add_argument("--recover", action="store_true", help="repair an unfinished ('recording') episode in place first")
+    parser.add_argument("--max-steps", type=int, default=50, help="list at most this many steps (default: 50)")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from gui_agent.actions import action_from_dict, action_to_text
+    from gui_agent.episode import read_episode, recover
+    from gui_agent.errors import ActionError, EpisodeFormatError
+
+    console = Console(highlight=False)
+    try:
+        episode = recover(args.episode) if args.recover else read_episode(args.episode, lenient=True)
+    except EpisodeFormatError as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        return 2
+    meta = episode.meta
+    outcome = meta.outcome
+    console.print(f"[bold]{meta.episode_id}[/bold]  ({episode.path})")
+    console.print(f"task      {meta.task.id}: {meta.task.instruction}", soft_wrap=True)
+    console.print(f"env       {meta.env.kind}{' / ' + meta.env.app if meta.env.app else ''}, "
+                  f"{meta.env.screen.width}x{meta.env.screen.height} (scale {meta.env.scale:g})")
+    console.print(f"actor     {meta.actor.type}: {meta.actor.name}")
+    console.print(f"status    {meta.status}    created {meta.created_at}")
+    if outcome is not None:
+        verdict = {True: "[green]success[/green]", False: "[red]failure[/red]", None: "[yellow]no verdict[/yellow]"}[outcome.success]
+        console.print(f"outcome   {verdict}  reward={outcome.reward}  end={outcome.termination}"
+                      + (f"  ({outcome.reason})" if outcome.reason else ""), soft_wrap=True)
+        if outcome.detail:
+            console.print(f"detail    {outcome.detail}", soft_wrap=True)
+    console.print(f"stats     {len(episode.steps)} steps, {meta.stats.duration_s:.2f} s")
+    if meta.labels:
+        console.print(f"labels    {meta.labels}", soft_wrap=True)
+
+    table = Table(show_edge=False, pad_edge=False)
+    for column in ("#", "t (s)", "action", "error / thought"):
+        table.add_column(column)
+    for step in episode.steps[: args.max_steps]:
+        try:
+            text = action_to_text(action_from_dict(step.action))
+        except ActionError:
+            text = str(step.action)
+        note = f"[yellow]{step.error}[/yellow]" if step.error else (step.thought or "")
+        table.add_row(str(step.index), f"{step.t:.2f}", text, note)
+    if episode.steps:
+        console.print(table)
+    if len(episode.steps) > args.max_steps:
+        console.print(f"... {len(episode.steps) - args.max_steps} more steps (--max-steps)")
+    for problem in episode.problems:
+        console.print(f"[yellow]problem:[/yellow] {problem}", soft_wrap=True)
+    if meta.status == "recording":
+        console.print("[yellow]this episode is unfinished (status: recording); repair it with --recover[/yellow]")
+    return 1 if episode.problems else 0

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs everything gui-agent needs on a fresh Debian machine, and nothing twice:
+# apt packages (Xvfb, Chromium, xdotool, fonts), a virtualenv in .venv, torch (CPU) first,
+# then the project with its test extras. Safe to run again; quiet when nothing is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(xvfb xdotool chromium x11-utils xauth fonts-dejavu-core)
+TORCH_PIN="torch==2.13.0"   # a CPU wheel; a bare 'torch' pulls a multi-GB CUDA build
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing apt packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  "$PYTHON" -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip
+fi
+if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+  echo "setup: installing $TORCH_PIN (CPU)"
+  .venv/bin/python -m pip install -q "$TORCH_PIN"
+fi
+stamp=".venv/.gui-agent-installed"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "setup: installing gui-agent and its test tools into .venv"
+  .venv/bin/python -m pip install -q -e ".[test]"
+  touch "$stamp"
+fi
