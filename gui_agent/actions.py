@@ -51,13 +51,18 @@ KEY_ALIASES: dict[str, str] = {
     "pgup": "pageup", "pgdn": "pagedown", "page_up": "pageup", "page_down": "pagedown",
     "prior": "pageup", "next": "pagedown", "caps_lock": "capslock", "print": "printscreen",
     "prtsc": "printscreen", "prtscr": "printscreen", "ins": "insert", "apps": "menu",
+    "contextmenu": "menu", "controlormeta": "ctrl", "optionleft": "alt", "optionright": "alt",
+    "prntscrn": "printscreen",
 }
+
+#: Single characters that are really named keys.
+_CONTROL_CHARACTER_KEYS: dict[str, str] = {" ": "space", "\n": "enter", "\r": "enter", "\t": "tab"}
 
 
 def normalize_key(name: str) -> str:
     """Return the canonical name of a key, or raise ActionError naming the bad key."""
     if len(name) == 1:
-        return "space" if name == " " else name
+        return _CONTROL_CHARACTER_KEYS.get(name, name)
     lowered = name.strip().lower()
     if len(lowered) == 1:
         return lowered
@@ -230,7 +235,7 @@ Action = Union[Click, Move, Drag, Scroll, Type, Hotkey, Wait, Done]
 
 #: Every action class, in prompt order; the registry the (de)serialisers use.
 ACTION_TYPES: tuple[type, ...] = (Click, Move, Drag, Scroll, Type, Hotkey, Wait, Done)
-_BY_KIND: dict[str, type] = {cls.kind: cls for cls in ACTION_TYPES}
+_BY_KIND: dict[str, Any] = {cls.kind: cls for cls in ACTION_TYPES}  # type: ignore[attr-defined]
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
