@@ -22,7 +22,6 @@ from gui_agent.errors import ActionParseError, EnvError
 from gui_agent.evaluation import EvalResult, evaluate
 from gui_agent.policy import Policy, PolicyOutput, TaskContext
 from gui_agent.task import Task
-from gui_agent.task_setup import run_setup
 
 #: Called after every step with (step index, max steps, action text, error or None).
 StepCallback = Callable[[int, int, str, "str | None"], None]
@@ -83,8 +82,7 @@ def run_episode(
     writer: EpisodeWriter | None = None
     try:
         try:
-            run_setup(env, task.setup)
-            obs, _ = env.reset(seed=seed)
+            obs, _ = env.reset(seed=seed, options={"setup": list(task.setup)})
         except EnvError as exc:
             writer = _create_writer(task, env, policy, out_dir, seed, instruction=task.instruction or "")
             return _finish(writer, task, seed, started, Outcome(success=None, termination="env_error", reason=str(exc)))
@@ -101,7 +99,7 @@ def run_episode(
 def _create_writer(task: Task, env: Env, policy: Policy, out_dir: str | Path, seed: int | None, *, instruction: str) -> EpisodeWriter:
     return EpisodeWriter.create(
         out_dir,
-        task=TaskInfo(id=task.id, instruction=instruction, source=str(task.source_path) if task.source_path else None),
+        task=TaskInfo(id=task.id, instruction=instruction, source=task.source),
         env=env.env_info(),
         actor=ActorInfo(type="policy", name=policy.name),
         labels={"seed": seed} if seed is not None else {},
@@ -156,7 +154,10 @@ def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Obse
 
 def _evaluated(task: Task, env: Env, answer: str | None, outcome: Outcome) -> Outcome:
     """Fill the outcome with the evaluator's verdict; an env failure while judging is an env_error."""
+    if task.evaluator is None:
+        return outcome.model_copy(update={"detail": {"reason": "the task has no evaluator"}})
     try:
+        env.run_steps(list(task.post_steps))
         result: EvalResult = evaluate(task.evaluator, env, answer=answer)  # type: ignore[arg-type]
     except EnvError as exc:
         return outcome.model_copy(update={"success": None, "termination": "env_error", "reason": f"evaluation failed: {exc}"})

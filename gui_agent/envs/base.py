@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from gui_agent.actions import Action
 from gui_agent.episode.format import EnvInfo
+from gui_agent.errors import GuiAgentError
 
 
 @dataclass
@@ -56,7 +57,24 @@ class Env(ABC):
 
     @abstractmethod
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
-        """Start a new episode and return its first observation."""
+        """Start a new episode and return its first observation.
+
+        ``options["setup"]``: the task's typed setup steps, run after the start state is
+        loaded and before the returned observation is taken.
+        """
+
+    def run_steps(self, steps: Sequence[Any]) -> None:
+        """Run typed task steps (setup or post-episode steps) in this environment.
+
+        Environments that support steps override this; the default runs none.
+
+        Raises:
+            GuiAgentError: a step of a kind this environment cannot run.
+            EnvError: the environment broke while running it.
+        """
+        if steps:
+            names = ", ".join(getattr(step, "name", type(step).__name__) for step in steps)
+            raise GuiAgentError(f"{type(self).__name__} cannot run task steps ({names})")
 
     @abstractmethod
     def step(self, action: Action) -> StepResult:

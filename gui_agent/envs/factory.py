@@ -1,0 +1,40 @@
+"""Building the environment a task file asks for.
+
+The only place that maps a task's ``environment`` section to an environment class; each
+class is imported when chosen, so a desktop run never loads Playwright and vice versa.
+"""
+
+from __future__ import annotations
+
+from gui_agent.envs.base import Env
+from gui_agent.errors import GuiAgentError
+from gui_agent.task import BrowserEnvironment, Task
+
+
+def make_env(task: Task, *, headless: bool | None = None, display: str | None = None) -> Env:
+    """Create (but do not reset) the environment for ``task``.
+
+    Args:
+        task: a loaded task file.
+        headless: override the task's ``headless`` setting (None keeps it).
+        display: X display for a headed browser (default: $DISPLAY).
+    """
+    spec = task.environment
+    if isinstance(spec, BrowserEnvironment):
+        viewport = (spec.viewport.width, spec.viewport.height)
+        common = dict(
+            viewport=viewport,
+            headless=spec.headless if headless is None else headless,
+            display=display,
+            observe_dom=spec.observe.dom,
+            observe_aria=spec.observe.aria,
+            step_timeout_s=task.limits.step_timeout_s,
+        )
+        if spec.miniwob_task is not None:
+            from gui_agent.envs.miniwob import MiniWobEnv
+
+            return MiniWobEnv(task_name=spec.miniwob_task, **common)  # type: ignore[arg-type]
+        from gui_agent.envs.browser import BrowserEnv
+
+        return BrowserEnv(url=spec.resolved_url(), **common)  # type: ignore[arg-type]
+    raise GuiAgentError(f"task {task.id}: environment kind {spec.kind!r} has no environment class yet")

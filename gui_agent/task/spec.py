@@ -1,0 +1,137 @@
+"""The task model itself, with the limits and guards of an episode."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from gui_agent.actions import normalize_key
+from gui_agent.errors import ActionError
+from gui_agent.task._base import NonBlank, PositiveFloat, PositiveInt, Regex, _Model
+from gui_agent.task.checks import Check
+from gui_agent.task.dumping import dump_task
+from gui_agent.task.environments import Environment
+from gui_agent.task.setup_steps import SetupStep
+
+
+class Limits(_Model):
+    """When an episode is cut off (truncated, not failed by the agent's choice)."""
+
+    max_steps: PositiveInt = 30
+    step_timeout_s: PositiveFloat = 10.0
+    episode_timeout_s: PositiveFloat = 300.0
+
+    @model_validator(mode="after")
+    def _step_within_episode(self) -> Limits:
+        if self.step_timeout_s > self.episode_timeout_s:
+            raise PydanticCustomError(
+                "limits", "step_timeout_s ({step}) is longer than episode_timeout_s ({episode})",
+                {"step": self.step_timeout_s, "episode": self.episode_timeout_s, "key": "step_timeout_s"},
+            )
+        return self
+
+
+class DoomLoop(_Model):
+    """Stop an episode after the same action repeats ``max_repeats`` times in a row."""
+
+    max_repeats: int = Field(default=5, strict=True, ge=2)
+
+
+def _key_name(name: str) -> str:
+    try:
+        return normalize_key(name)
+    except ActionError as exc:
+        raise ValueError(str(exc)) from None
+
+
+KeyCombo = Annotated[list[Annotated[str, AfterValidator(_key_name)]], Field(min_length=1)]
+
+
+class Guards(_Model):
+    """Actions the agent must not take; enforced by the runner's guard wrapper.
+
+    Attributes:
+        forbidden_keys: key combinations, each normalised with
+            :func:`gui_agent.actions.normalize_key` (``[Control, W]`` -> ``[ctrl, w]``).
+        forbidden_text: regexes that typed text must not match.
+        protected_paths: files or folders the agent must not change (desktop tasks).
+        doom_loop: repeated-action detection; ``null`` turns it off.
+    """
+
+    forbidden_keys: list[KeyCombo] = Field(default_factory=list)
+    forbidden_text: list[Regex] = Field(default_factory=list)
+    protected_paths: list[NonBlank] = Field(default_factory=list)
+    doom_loop: DoomLoop | None = Field(default_factory=lambda: DoomLoop())
+
+
+# --------------------------------------------------------------------------- the task
+
+
+def _task_id(value: str) -> str:
+    if not re.fullmatch(r"\S+", value):
+        raise ValueError(f"expected a non-empty id without spaces, got {value!r}")
+    return value
+
+
+class Task(_Model):
+    """One task file.
+
+    Attributes:
+        id: unique name of the task, no spaces (``miniwob.click-button``).
+        instruction: what the agent is told. Omit it only with ``instruction_from_env:
+            true``, for environments that generate it (MiniWoB++ pages, per seed).
+        instruction_from_env: take the instruction from the environment at reset.
+        description: notes for people; never shown to the agent.
+        tags: free labels for selecting tasks (``[miniwob, click]``).
+        source: where the task came from (``osworld:<uuid>``), written by converters.
+        environment: where the task happens, chosen by ``kind``.
+        setup: steps run in order after the environment starts, before the agent acts.
+        evaluator: the check tree deciding success; None means no automatic evaluation.
+        post_steps: steps run after the agent finishes and before the evaluator.
+        limits: step and time limits of an episode.
+        guards: actions the agent must not take.
+    """
+
+    id: Annotated[str, AfterValidator(_task_id)]
+    instruction: NonBlank | None = None
+    instruction_from_env: bool = False
+    description: str | None = None
+    tags: list[NonBlank] = Field(default_factory=list)
+    source: str | None = None
+    environment: Environment
+    setup: list[SetupStep] = Field(default_factory=list)
+    evaluator: Check | None = None
+    post_steps: list[SetupStep] = Field(default_factory=list)
+    limits: Limits = Field(default_factory=Limits)
+    guards: Guards = Field(default_factory=Guards)
+
+    @model_validator(mode="after")
+    def _instruction_source(self) -> Task:
+        if self.instruction_from_env:
+            if self.instruction is not None:
+                raise PydanticCustomError(
+                    "instruction", "give either 'instruction' or 'instruction_from_env: true', not both",
+                    {"key": "instruction"},
+                )
+            if not self.environment.generates_instruction:
+                raise PydanticCustomError(
+                    "instruction",
+                    "instruction_from_env: true needs an environment that generates its instruction "
+                    "(a browser with url miniwob:TASK_NAME); write an 'instruction' instead",
+                    {"key": "instruction_from_env"},
+                )
+        elif self.instruction is None:
+            raise PydanticCustomError(
+                "instruction",
+                "missing required key 'instruction' (or set 'instruction_from_env: true' for "
+                "environments that generate it)",
+                {},
+            )
+        return self
+
+    def model_dump_yaml(self, *, full: bool = False) -> str:
+        """This task as task-file YAML; see :func:`dump_task`."""
+        return dump_task(self, full=full)
