@@ -82,7 +82,7 @@ def run_episode(
     writer: EpisodeWriter | None = None
     try:
         try:
-            obs, _ = env.reset(seed=seed, options={"setup": list(task.setup)})
+            obs, _ = env.reset(seed=seed, options={"setup": list(task.setup)} if task.setup else None)
         except EnvError as exc:
             writer = _create_writer(task, env, policy, out_dir, seed, instruction=task.instruction or "")
             return _finish(writer, task, seed, started, Outcome(success=None, termination="env_error", reason=str(exc)))

@@ -33,7 +33,7 @@ def make_env(task: Task, *, headless: bool | None = None, display: str | None = 
         if spec.miniwob_task is not None:
             from gui_agent.envs.miniwob import MiniWobEnv
 
-            return MiniWobEnv(task_name=spec.miniwob_task, **common)  # type: ignore[arg-type]
+            return MiniWobEnv(task=spec.miniwob_task, **common)  # type: ignore[arg-type]
         from gui_agent.envs.browser import BrowserEnv
 
         return BrowserEnv(url=spec.resolved_url(), **common)  # type: ignore[arg-type]

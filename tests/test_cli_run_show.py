@@ -1,0 +1,44 @@
+"""`gui-agent run` and `gui-agent show` as a user calls them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gui_agent.cli import main
+
+TASK = Path(__file__).resolve().parents[1] / "datasets" / "tasks" / "miniwob" / "click-tab.yaml"
+
+
+def test_run_then_show(tmp_path: Path, capsys) -> None:
+    assert main(["run", str(TASK), "--seeds", "0-1", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("SUCCESS miniwob/click-tab") == 2
+    episodes = sorted(p for p in tmp_path.iterdir() if p.is_dir())
+    assert len(episodes) == 2
+    assert main(["show", str(episodes[0])]) == 0
+    shown = capsys.readouterr().out
+    assert "miniwob/click-tab" in shown and "success" in shown and "click(" in shown
+
+
+def test_run_with_a_random_policy_reports_failure_in_the_exit_code(tmp_path: Path, capsys) -> None:
+    code = main(["run", str(TASK), "--policy", "random:1", "--out", str(tmp_path), "--quiet"])
+    out = capsys.readouterr().out
+    assert (code, "FAILURE" in out) in {(1, True), (0, False)}  # exit code agrees with the verdict
+
+
+def test_run_rejects_a_bad_task_file_without_a_traceback(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: x\ninstruction: y\nenvironment: {kind: browser, url: 'miniwob:nope'}\n")
+    assert main(["run", str(bad), "--out", str(tmp_path)]) == 2
+    out = capsys.readouterr().out
+    assert "bad.yaml:3" in out and "nope" in out
+
+
+def test_run_rejects_an_unknown_policy(tmp_path: Path, capsys) -> None:
+    assert main(["run", str(TASK), "--policy", "genius", "--out", str(tmp_path)]) == 2
+    assert "unknown policy 'genius'" in capsys.readouterr().out
+
+
+def test_show_on_a_non_episode(tmp_path: Path, capsys) -> None:
+    assert main(["show", str(tmp_path)]) == 2
+    assert "not an episode" in capsys.readouterr().out
