@@ -6,7 +6,10 @@ recording a click's target. Policies that are "pixel-in" never see it at inferen
 Each element is a dict: ``ref`` (stable within the snapshot), ``parent`` (ref or None),
 ``tag`` (lower case), ``id``, ``classes``, ``text`` (own text, trimmed), ``value``,
 ``type``, ``checked``, ``focused``, ``disabled``, ``name``, ``role``, ``href``,
-``bbox`` [x, y, width, height] in CSS pixels of the viewport, ``visible``.
+``bbox`` [x, y, width, height] in CSS pixels of the viewport, ``visible``,
+``selected`` (options only, else None) and ``scroll`` ([scrollLeft, scrollTop, scrollWidth,
+scrollHeight, clientWidth, clientHeight] for elements whose content overflows a box that
+clips it, else None: scrolled lists and text areas, and the clipping box of their children).
 """
 
 from __future__ import annotations
@@ -22,6 +25,14 @@ DOM_SNAPSHOT_JS = r"""
     let t = '';
     for (const n of el.childNodes) if (n.nodeType === 3) t += n.textContent;
     return t.replace(/\s+/g, ' ').trim();
+  }
+  function scrollInfo(el, style) {
+    const overflows = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+    const clips = ['auto', 'scroll', 'hidden'].includes(style.overflowY) ||
+      ['auto', 'scroll', 'hidden'].includes(style.overflowX) ||
+      el.tagName === 'SELECT' || el.tagName === 'TEXTAREA';
+    if (!overflows || !clips || el === document.body || el === document.documentElement) return null;
+    return [el.scrollLeft, el.scrollTop, el.scrollWidth, el.scrollHeight, el.clientWidth, el.clientHeight];
   }
   function walk(el, parentRef) {
     if (skip.has(el.tagName)) return;
@@ -44,6 +55,8 @@ DOM_SNAPSHOT_JS = r"""
       href: el.getAttribute('href'),
       bbox: [r.left, r.top, r.width, r.height],
       visible: visible,
+      selected: (el.tagName === 'OPTION') ? !!el.selected : null,
+      scroll: scrollInfo(el, style),
     });
     for (const child of el.children) walk(child, ref);
   }

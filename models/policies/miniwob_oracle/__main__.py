@@ -1,0 +1,59 @@
+"""Measure the oracle: success rate per MiniWoB++ task file over a range of seeds.
+
+    python -m models.policies.miniwob_oracle                      # every file, seeds 0..49
+    python -m models.policies.miniwob_oracle click-tab drag-box --seeds 10
+
+Each task file in ``datasets/tasks/miniwob`` is run through the runner exactly as
+``gui-agent run`` runs it; success is the task's evaluator (raw reward 1.0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from gui_agent.envs.factory import make_env
+from gui_agent.runner import run_episode
+from gui_agent.task import load_task
+from models.policies.miniwob_oracle.policy import MiniWobOraclePolicy
+
+TASK_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.policies.miniwob_oracle", description=__doc__.split("\n")[0])
+    parser.add_argument("tasks", nargs="*", help="task names (default: every file in datasets/tasks/miniwob)")
+    parser.add_argument("--seeds", type=int, default=50, help="seeds 0..N-1 (default 50)")
+    parser.add_argument("--dir", type=Path, default=TASK_DIR, help="folder of the task files")
+    args = parser.parse_args(argv)
+    paths = [args.dir / f"{name}.yaml" for name in args.tasks] or sorted(args.dir.glob("*.yaml"))
+    policy = MiniWobOraclePolicy()
+    below = []
+    for path in paths:
+        task = load_task(path)
+        started, solved, failed = time.monotonic(), 0, []
+        env = make_env(task)
+        try:
+            with tempfile.TemporaryDirectory() as out_dir:
+                for seed in range(args.seeds):
+                    result = run_episode(task, policy, out_dir=out_dir, seed=seed, env=env)
+                    if result.success:
+                        solved += 1
+                    else:
+                        failed.append(seed)
+        finally:
+            env.close()
+        rate = solved / args.seeds
+        if rate < 0.95:
+            below.append(task.id)
+        shown = f"  failed seeds: {failed}" if failed else ""
+        print(f"{task.id:36s} {solved:3d}/{args.seeds}  {rate:6.1%}  ({time.monotonic() - started:.0f} s){shown}", flush=True)
+    if below:
+        print(f"below 95%: {', '.join(below)}")
+    return 1 if below else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
