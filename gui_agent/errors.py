@@ -31,6 +31,16 @@ class EnvHungError(EnvError):
     """The environment stopped answering within its time limit."""
 
 
+class PageError(GuiAgentError):
+    """An operation on a healthy page failed: a selector never appeared, a script threw.
+
+    Deliberately *not* an :class:`EnvError`: the browser needs no rebuilding, and an
+    evaluator check whose script throws (say, the element the agent should have created
+    is missing) simply fails. A task whose *setup* step fails this way is reported by the
+    runner as an environment failure, since it is never the agent's fault.
+    """
+
+
 class ActionError(GuiAgentError):
     """An action is invalid in itself (bad coordinates, unknown key, wrong field)."""
 

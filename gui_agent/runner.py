@@ -18,7 +18,7 @@ from gui_agent.actions import Done, action_to_text
 from gui_agent.envs.base import Env, Observation
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import ActorInfo, EpisodeWriter, Outcome, TaskInfo
-from gui_agent.errors import ActionParseError, EnvError
+from gui_agent.errors import ActionParseError, EnvError, PageError
 from gui_agent.evaluation import EvalResult, evaluate
 from gui_agent.policy import Policy, PolicyOutput, TaskContext
 from gui_agent.task import Task
@@ -82,10 +82,12 @@ def run_episode(
     writer: EpisodeWriter | None = None
     try:
         try:
-            obs, _ = env.reset(seed=seed, options={"setup": list(task.setup)} if task.setup else None)
-        except EnvError as exc:
+            obs, _ = env.reset(seed=seed, options={"setup": list(task.setup)})
+        except (EnvError, PageError) as exc:
+            # A task that cannot even start is never the agent's failure.
             writer = _create_writer(task, env, policy, out_dir, seed, instruction=task.instruction or "")
-            return _finish(writer, task, seed, started, Outcome(success=None, termination="env_error", reason=str(exc)))
+            reason = f"setup failed: {exc}" if isinstance(exc, PageError) else str(exc)
+            return _finish(writer, task, seed, started, Outcome(success=None, termination="env_error", reason=reason))
         instruction = task.instruction or obs.instruction
         writer = _create_writer(task, env, policy, out_dir, seed, instruction=instruction)
         policy.reset(TaskContext(task_id=task.id, instruction=instruction, seed=seed))

@@ -1,0 +1,466 @@
+"""Start Debian's Chromium ourselves and own its process.
+
+Playwright's ``chromium.launch`` hides the browser's PID behind its driver, so a browser
+that dies or freezes cannot be told apart from a slow one, and one left behind cannot be
+killed without killing "chromium" by name. Here the browser is a plain subprocess:
+
+* it runs in its own session and process group (``start_new_session=True``), so one
+  ``killpg`` reaches the browser, its zygotes, renderers and helpers and nothing else;
+* it gets a fresh temporary ``--user-data-dir`` and ``--remote-debugging-port=0``; the
+  port Chromium picked is read back from ``<user-data-dir>/DevToolsActivePort`` and the
+  caller connects with Playwright's ``chromium.connect_over_cdp(cdp_url)``;
+* :meth:`ChromiumProcess.stop` sends SIGTERM to the browser (which shuts its helpers
+  down), waits a grace period, then SIGKILLs the process group and anything still in the
+  browser's session or carrying our temp dir on its command line (the crashpad handler
+  daemonises out of the session), reaps the main process and removes the temp dir. It
+  never kills anything by name and is safe to call twice;
+* a ``weakref.finalize`` does the same if the object is dropped or the interpreter exits
+  without ``stop()``; ``setpriv --pdeathsig KILL`` covers a Python killed outright, and
+  :func:`sweep_stale_temp_dirs` removes temp dirs such a death left behind.
+
+This module does not import Playwright; :mod:`gui_agent.envs.browser` connects to it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import weakref
+from pathlib import Path
+
+from gui_agent.errors import EnvError
+
+#: Where Debian's ``chromium`` package puts its launcher (a shell script that ``exec``s
+#: the real binary, so the PID we get is the browser's).
+DEFAULT_EXECUTABLE = "/usr/bin/chromium"
+
+#: Flags every browser we start gets (see DESIGN.md, "Real parts").
+BASE_FLAGS: tuple[str, ...] = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--no-default-browser-check",
+    # Screenshots: capture from a fresh surface (what Playwright's own launch enables;
+    # ~10-25 ms faster per capture here), exact sRGB pixels, no paint holding.
+    "--enable-features=CDPScreenshotNewSurface",
+    "--disable-features=PaintHolding,Translate,MediaRouter,OptimizationHints",
+    "--force-color-profile=srgb",
+    # No back/forward cache: a page frozen in it can leave a pending CDP call (a screenshot
+    # requested while a navigation commits) unanswered for ever.
+    "--disable-back-forward-cache",
+    # Wheel scrolls land in one step instead of a ~150 ms animation, so a scroll's effect
+    # is visible in the next observation without a long settle wait.
+    "--disable-smooth-scrolling",
+    # Report a mouse (hover, fine pointer) like a desktop, not headless's "no pointer".
+    "--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4",
+    # Keep timers and rendering running for pages nobody is looking at.
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+    # No "page unresponsive" handling or input throttling of our own: we time calls ourselves.
+    "--disable-hang-monitor",
+    "--disable-ipc-flooding-protection",
+    # Deterministic, quiet browser: no field trials, extensions, default apps or prompts.
+    "--disable-field-trial-config",
+    "--disable-extensions",
+    "--disable-component-extensions-with-background-pages",
+    "--disable-default-apps",
+    "--disable-popup-blocking",
+    "--disable-prompt-on-repost",
+    "--disable-search-engine-choice-screen",
+    "--metrics-recording-only",
+    "--no-service-autorun",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--mute-audio",
+    # Not --disable-crashpad-for-testing: it costs ~25 % of a core while idle. The crashpad
+    # handler daemonises into its own session instead; BREAKPAD_DUMP_LOCATION points its
+    # database into our temp dir, which is how stop() finds it (by PID, via /proc cmdline).
+)
+
+#: Prefix of our temp dirs (profile, stderr log, crash database), in tempfile.gettempdir().
+TEMP_PREFIX = "gui-agent-chromium-"
+
+_INSTALL_HINT = (
+    "install Debian's Chromium with `sudo apt-get install chromium` "
+    "(never `playwright install`), or pass executable=... to use another Chromium binary"
+)
+
+
+def _shm_is_small(minimum_bytes: int = 1 << 30) -> bool:
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:
+        return True
+    return st.f_bavail * st.f_frsize < minimum_bytes
+
+
+def _session_members(sid: int) -> list[int]:
+    """PIDs of live processes whose session id is ``sid`` (Linux /proc; [] elsewhere)."""
+    members: list[int] = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return members
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read().decode("ascii", "replace")
+        except OSError:
+            continue
+        # Fields after the parenthesised command name: state ppid pgrp session ...
+        rest = stat[stat.rfind(")") + 2 :].split()
+        if len(rest) >= 4 and rest[0] != "Z" and int(rest[3]) == sid:
+            members.append(int(entry))
+    return members
+
+
+def _processes_mentioning(path: Path | None) -> list[int]:
+    """PIDs of live processes whose command line contains ``path`` (our private temp dir)."""
+    if path is None:
+        return []
+    needle = str(path).encode()
+    found: list[int] = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                if needle in fh.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def _emergency_cleanup(proc: subprocess.Popen[bytes] | None, tmp: Path) -> None:
+    """Kill a browser that was never stopped and remove its temp dir.
+
+    Run by ``weakref.finalize`` when the ChromiumProcess is garbage-collected or the
+    interpreter exits (an uncaught exception, a forgotten ``close()``); after a normal
+    :meth:`ChromiumProcess.stop` only the (already empty) temp dir is left to remove. The
+    PID is only signalled while our Popen has not reaped it, so it cannot have been reused.
+    """
+    if proc is not None and proc.poll() is None:
+        for target in (proc.pid, *_processes_mentioning(tmp)):
+            try:
+                if target == proc.pid:
+                    os.killpg(target, signal.SIGKILL)
+                else:
+                    os.kill(target, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            proc.wait(timeout=5.0)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def sweep_stale_temp_dirs(min_age_s: float = 60.0) -> list[Path]:
+    """Remove temp dirs left by processes that died without cleaning up (``os._exit``, SIGKILL).
+
+    A dir is stale when the Python process that made it (its ``owner`` file) is gone and no
+    live process mentions it on its command line. Returns the removed dirs.
+    """
+    removed: list[Path] = []
+    now = time.time()
+    for folder in Path(tempfile.gettempdir()).glob(TEMP_PREFIX + "*"):
+        try:
+            if now - folder.stat().st_mtime < min_age_s:
+                continue
+            owner = int((folder / "owner").read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if owner == os.getpid() or process_state(owner) not in (None, "Z") or _processes_mentioning(folder):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def process_state(pid: int) -> str | None:
+    """The one-letter state of ``pid`` from /proc (``R``, ``S``, ``T`` stopped, ``Z``), or None if gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    return stat[stat.rfind(")") + 2 :].split(" ", 1)[0]
+
+
+class ChromiumProcess:
+    """One Chromium browser process that we started and own.
+
+    Args:
+        executable: the Chromium binary or launcher.
+        headless: run with ``--headless=new``; False shows a window on ``display``.
+        display: X display for the child (``":99"``); sets ``DISPLAY`` in its environment.
+        window_size: initial window size in pixels (the page viewport is set by the caller).
+        extra_args: more command-line flags, appended last.
+        start_timeout_s: how long to wait for the DevTools port before giving up.
+        die_with_parent: start under ``setpriv --pdeathsig KILL`` (when setpriv exists), so
+            the browser is killed when the *thread* that started it exits. Start it from a
+            thread that lives as long as the browser.
+
+    Example:
+        >>> proc = ChromiumProcess()
+        >>> cdp_url = proc.start()          # "ws://127.0.0.1:PORT/devtools/browser/..."
+        >>> proc.stop()
+    """
+
+    def __init__(
+        self,
+        *,
+        executable: str = DEFAULT_EXECUTABLE,
+        headless: bool = True,
+        display: str | None = None,
+        window_size: tuple[int, int] | None = None,
+        extra_args: tuple[str, ...] | list[str] = (),
+        start_timeout_s: float = 30.0,
+        die_with_parent: bool = True,
+    ) -> None:
+        self.executable = executable
+        self.headless = headless
+        self.display = display
+        self.window_size = window_size
+        self.extra_args = tuple(extra_args)
+        self.start_timeout_s = start_timeout_s
+        self.die_with_parent = die_with_parent
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._tmp: Path | None = None
+        self._stderr = None
+        self._stopped = False
+        self._finalizer: weakref.finalize | None = None
+        self.cdp_url: str | None = None
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def pid(self) -> int | None:
+        """The browser's PID (also its process group and session id), or None if not started."""
+        return self._proc.pid if self._proc is not None else None
+
+    @property
+    def user_data_dir(self) -> Path | None:
+        return self._tmp / "profile" if self._tmp is not None else None
+
+    def is_alive(self) -> bool:
+        """True while the browser's main process runs (a stopped, i.e. frozen, one counts as alive)."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def is_stopped(self) -> bool:
+        """True if the browser's main process is stopped by a signal (SIGSTOP/SIGTSTP)."""
+        return self.pid is not None and process_state(self.pid) in ("T", "t")
+
+    def wait(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` for the main process to exit; True if it has."""
+        if self._proc is None:
+            return True
+        try:
+            self._proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+    def returncode(self) -> int | None:
+        return self._proc.poll() if self._proc is not None else None
+
+    def stderr_tail(self, max_chars: int = 2000) -> str:
+        """The last characters Chromium wrote to stderr (for error messages)."""
+        if self._tmp is None:
+            return ""
+        try:
+            data = (self._tmp / "stderr.log").read_bytes()
+        except OSError:
+            return ""
+        return data[-max_chars:].decode("utf-8", "replace").strip()
+
+    # ------------------------------------------------------------------ lifecycle
+    def command(self) -> list[str]:
+        """The full command line (needs :attr:`user_data_dir`, so only after start)."""
+        args = [self.executable]
+        if self.headless:
+            args.append("--headless=new")
+        args += list(BASE_FLAGS)
+        if _shm_is_small():
+            args.append("--disable-dev-shm-usage")  # a small /dev/shm (Docker's 64 MB) crashes tabs
+        if self.window_size is not None:
+            args.append(f"--window-size={self.window_size[0]},{self.window_size[1]}")
+        args += [
+            f"--user-data-dir={self.user_data_dir}",
+            "--remote-debugging-port=0",
+            "--remote-debugging-address=127.0.0.1",
+            # No initial tab: the caller opens its own pages in its own browser context.
+            "--no-startup-window",
+            *self.extra_args,
+        ]
+        if self.die_with_parent and shutil.which("setpriv"):
+            # util-linux setpriv sets PR_SET_PDEATHSIG and execs (same PID): if the thread
+            # that started us dies without cleanup (Python SIGKILLed), so does the browser.
+            args = [shutil.which("setpriv") or "setpriv", "--pdeathsig", "KILL", "--", *args]
+        return args
+
+    def start(self) -> str:
+        """Start the browser and return its CDP websocket URL.
+
+        Raises:
+            EnvError: Chromium is missing, needs a display that is not there, exits during
+                start-up (the message carries its stderr tail) or does not open its
+                DevTools port within ``start_timeout_s``.
+        """
+        if self._proc is not None:
+            raise RuntimeError("this ChromiumProcess was already started; make a new one")
+        exe = shutil.which(self.executable) if os.sep not in self.executable else self.executable
+        if exe is None or not os.path.isfile(exe) or not os.access(exe, os.X_OK):
+            raise EnvError(f"Chromium not found at {self.executable!r}: {_INSTALL_HINT}")
+        env = dict(os.environ)
+        if self.display is not None:
+            env["DISPLAY"] = self.display
+        if not self.headless and not env.get("DISPLAY"):
+            raise EnvError("headed Chromium needs an X display: pass display=':N' (e.g. an Xvfb) or set DISPLAY")
+        sweep_stale_temp_dirs()
+        self._tmp = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+        (self._tmp / "owner").write_text(str(os.getpid()))
+        self.user_data_dir.mkdir()  # type: ignore[union-attr]
+        (self._tmp / "crash").mkdir()
+        env["BREAKPAD_DUMP_LOCATION"] = str(self._tmp / "crash")  # never ~/.config/chromium
+        self._stderr = open(self._tmp / "stderr.log", "wb")
+        try:
+            self._proc = subprocess.Popen(
+                self.command(),
+                stdin=subprocess.DEVNULL,
+                stdout=self._stderr,
+                stderr=self._stderr,
+                env=env,
+                start_new_session=True,  # own session + process group: killpg reaches all of it
+                close_fds=True,
+            )
+        except OSError as exc:
+            self.stop()
+            raise EnvError(f"could not start Chromium at {self.executable!r}: {exc}; {_INSTALL_HINT}") from None
+        self._finalizer = weakref.finalize(self, _emergency_cleanup, self._proc, self._tmp)
+        try:
+            self.cdp_url = self._wait_for_port()
+        except BaseException:
+            self.stop()
+            raise
+        return self.cdp_url
+
+    def _wait_for_port(self) -> str:
+        port_file = self.user_data_dir / "DevToolsActivePort"  # type: ignore[operator]
+        deadline = time.monotonic() + self.start_timeout_s
+        delay = 0.005
+        while True:
+            try:
+                lines = port_file.read_text().split("\n")
+                if len(lines) >= 2 and lines[0].strip().isdigit() and lines[1].strip():
+                    return f"ws://127.0.0.1:{int(lines[0])}{lines[1].strip()}"
+            except OSError:
+                pass
+            code = self._proc.poll()  # type: ignore[union-attr]
+            if code is not None:
+                raise EnvError(
+                    f"Chromium exited with code {code} during start-up; its stderr ends with:\n"
+                    f"{self.stderr_tail() or '(nothing)'}"
+                )
+            if time.monotonic() > deadline:
+                raise EnvError(
+                    f"Chromium did not open its DevTools port within {self.start_timeout_s:.0f} s; "
+                    f"its stderr ends with:\n{self.stderr_tail() or '(nothing)'}"
+                )
+            time.sleep(delay)
+            delay = min(delay * 1.5, 0.05)
+
+    def kill(self) -> None:
+        """SIGKILL the whole browser at once (also works on a stopped/frozen one); no cleanup."""
+        self._signal_all(signal.SIGKILL)
+
+    def _signal_all(self, sig: int) -> None:
+        pid = self.pid
+        if pid is None or self._stopped:
+            return
+        try:
+            os.killpg(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        # Anything that left the process group but not the session (rare helpers), or left
+        # the session but carries our private temp dir on its command line.
+        for member in set(_session_members(pid)) | set(_processes_mentioning(self._tmp)):
+            try:
+                os.kill(member, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if sig == signal.SIGTERM:
+            # A stopped process keeps SIGTERM pending until it runs again.
+            try:
+                os.killpg(pid, signal.SIGCONT)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def stop(self, grace_s: float = 3.0) -> None:
+        """Terminate the browser (SIGTERM, then SIGKILL after ``grace_s``) and remove its files.
+
+        Safe to call twice and after the browser died on its own.
+        """
+        proc = self._proc
+        if proc is not None and not self._stopped:
+            if proc.poll() is None:
+                # SIGTERM to the main process only: it shuts its helpers down and reaps them.
+                # Signalling the whole group makes helpers outlive their parents, and orphans
+                # of a container whose PID 1 does not reap stay zombies for ever.
+                try:
+                    os.killpg(proc.pid, signal.SIGCONT)  # a stopped browser cannot handle SIGTERM
+                    proc.send_signal(signal.SIGTERM)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                try:
+                    proc.wait(timeout=grace_s)
+                except subprocess.TimeoutExpired:
+                    pass
+            # Helpers can outlive the main process briefly; make sure none is left.
+            self._signal_all(signal.SIGKILL)
+            try:
+                proc.wait(timeout=5.0)
+            except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered?
+                pass
+            deadline = time.monotonic() + 2.0
+            while (_session_members(proc.pid) or _processes_mentioning(self._tmp)) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            # From here on the PID may be reused by an unrelated process: never signal it again.
+            self._stopped = True
+        if self._stderr is not None:
+            try:
+                self._stderr.close()
+            except OSError:
+                pass
+            self._stderr = None
+        if self._finalizer is not None:
+            self._finalizer()  # removes the temp dir (and kills nothing: the browser is reaped)
+        elif self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+        self._tmp = None
+
+    def __enter__(self) -> "ChromiumProcess":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "not started" if self._proc is None else ("running" if self.is_alive() else "exited")
+        return f"ChromiumProcess(pid={self.pid}, {state}, headless={self.headless})"
