@@ -32,6 +32,10 @@ fi
 stamp=".venv/.gui-agent-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "setup: installing gui-agent and its test tools into .venv"
-  .venv/bin/python -m pip install -q -e ".[test]"
+  log=$(mktemp)
+  if ! .venv/bin/python -m pip install -q -e ".[test]" >"$log" 2>&1; then
+    cat "$log"; rm -f "$log"; echo "setup: installing the project failed (output above)" >&2; exit 1
+  fi
+  rm -f "$log"
   touch "$stamp"
 fi

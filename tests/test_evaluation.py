@@ -15,7 +15,7 @@ from gui_agent.errors import EnvDiedError
 from gui_agent.evaluation import BrowserProbe, EvalResult, evaluate
 from gui_agent.task import Check, miniwob_task_file
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+import playwright.sync_api as playwright_sync  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -487,7 +487,7 @@ class BrowserEnv(Env):
             self._fail(EnvHungError(f"the browser did not answer within {limit:.1f} s during {what}{why}; it was killed"))
         except EnvError as exc:
             self._fail(exc)
-        except Exception as exc:  # noqa: BLE001
+        except Exception:  # noqa: BLE001
             if self._browser_gone():
                 self._fail(self._death_error(what))
             raise

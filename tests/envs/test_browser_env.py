@@ -17,14 +17,9 @@ import pytest
 from gui_agent.actions import Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.envs.browser import BrowserEnv
 from gui_agent.errors import PageError
-from gui_agent.envs.chromium import DEFAULT_EXECUTABLE, TEMP_PREFIX, ChromiumProcess, sweep_stale_temp_dirs
+from gui_agent.envs.chromium import TEMP_PREFIX, ChromiumProcess, sweep_stale_temp_dirs
 from gui_agent.envs.keys import PLAYWRIGHT_KEYS, to_playwright_key, to_xdotool_key
 from gui_agent.errors import ActionError, EnvDiedError, EnvError, EnvHungError
-
-pytestmark = pytest.mark.skipif(
-    not os.access(DEFAULT_EXECUTABLE, os.X_OK),
-    reason=f"Debian's Chromium is not installed at {DEFAULT_EXECUTABLE} (sudo apt-get install chromium)",
-)
 
 
 # ---------------------------------------------------------------------- /proc helpers
@@ -383,7 +378,6 @@ def test_chromium_failing_to_start_shows_its_stderr(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb for a headed browser")
 def test_headed_on_an_xvfb_display(own_env: list[BrowserEnv], test_page_url: str) -> None:
     display = ":%d" % (90 + os.getpid() % 500)
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x600x24", "-nolisten", "tcp"],

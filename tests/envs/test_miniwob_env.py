@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 from gui_agent.actions import Click, Done, Wait
-from gui_agent.envs.chromium import DEFAULT_EXECUTABLE
 from gui_agent.envs.miniwob import TASK_HEIGHT, TASK_WIDTH, MiniWobEnv
 from gui_agent.task import miniwob_task_names as list_tasks
-
-pytestmark = pytest.mark.skipif(
-    not os.access(DEFAULT_EXECUTABLE, os.X_OK),
-    reason=f"Debian's Chromium is not installed at {DEFAULT_EXECUTABLE} (sudo apt-get install chromium)",
-)
 
 BBOX_JS = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"
 

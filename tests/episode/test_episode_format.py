@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gui_agent.actions import Click, Done, Hotkey, Type
+from gui_agent.actions import Click, Hotkey, Type
 from gui_agent.episode import (
     ActorInfo,
     EnvInfo,
