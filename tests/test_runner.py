@@ -134,3 +134,17 @@ def test_a_killed_browser_is_an_environment_failure_not_the_agents(task, tmp_pat
     episode = read_episode(result.episode_path)
     assert episode.meta.status == "complete" and episode.meta.outcome.success is None
     assert episode.steps and "environment failed" in episode.steps[-1].error
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["click-test-2", "click-checkboxes", "enter-text", "click-tab-2", "choose-list"])
+def test_random_policy_fails_where_the_oracle_succeeds(name: str, tmp_path: Path) -> None:
+    task = load_task(TASKS / f"{name}.yaml")
+    environment = make_env(task)
+    try:
+        oracle = [run_episode(task, load_policy("oracle"), out_dir=tmp_path, seed=s, env=environment) for s in (11, 12)]
+        random_runs = [run_episode(task, load_policy("random"), out_dir=tmp_path, seed=s, env=environment) for s in (11, 12)]
+    finally:
+        environment.close()
+    assert all(r.success for r in oracle)
+    assert sum(r.success for r in random_runs) <= 1
