@@ -54,6 +54,7 @@ from gui_agent.actions import (
     Wait,
     normalize_key,
 )
+from gui_agent.envs.keys import to_playwright_key
 from gui_agent.errors import ActionError, ActionParseError
 
 _BUTTONS = ("left", "middle", "right")
@@ -93,31 +94,6 @@ _PLAYWRIGHT_TO_CANONICAL = {
     "period": ".",
     "slash": "/",
 }
-_CANONICAL_TO_PLAYWRIGHT = {
-    "ctrl": "Control",
-    "alt": "Alt",
-    "shift": "Shift",
-    "meta": "Meta",
-    "enter": "Enter",
-    "escape": "Escape",
-    "backspace": "Backspace",
-    "delete": "Delete",
-    "tab": "Tab",
-    "space": "Space",
-    "insert": "Insert",
-    "up": "ArrowUp",
-    "down": "ArrowDown",
-    "left": "ArrowLeft",
-    "right": "ArrowRight",
-    "home": "Home",
-    "end": "End",
-    "pageup": "PageUp",
-    "pagedown": "PageDown",
-    "capslock": "CapsLock",
-    "printscreen": "PrintScreen",
-    "menu": "ContextMenu",
-    **{f"f{i}": f"F{i}" for i in range(1, 13)},
-}
 
 
 def split_playwright_keys(combo: str) -> list[str]:
@@ -150,8 +126,12 @@ def key_from_playwright(name: str) -> str:
 
 
 def key_to_playwright(key: str) -> str:
-    """Playwright's name of a canonical key (``'ctrl'`` -> ``'Control'``, ``'up'`` -> ``'ArrowUp'``)."""
-    return _CANONICAL_TO_PLAYWRIGHT.get(key, key)
+    """Playwright's name of a canonical key (``'ctrl'`` -> ``'Control'``, ``'up'`` -> ``'ArrowUp'``).
+
+    The table is the browser environment's (:data:`gui_agent.envs.keys.PLAYWRIGHT_KEYS`), so
+    what BrowserGym strings say and what the environment presses cannot drift apart.
+    """
+    return to_playwright_key(key)
 
 
 # The real BrowserGym signatures (functions.py).
