@@ -83,3 +83,11 @@ class EpisodeFormatError(FileFormatError):
 
 class TaskFileError(FileFormatError):
     """A task file is malformed: wrong or unknown key, bad value, bad YAML."""
+
+
+class ExportError(GuiAgentError):
+    """Bad input to a dataset export, import or push: the message names what and why."""
+
+
+class NothingExportedError(ExportError):
+    """Every episode was skipped (or there were none): no dataset was written."""

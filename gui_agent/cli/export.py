@@ -1,0 +1,181 @@
+"""``gui-agent export EPISODES... --out DIR``: episodes -> a Hugging Face dataset (and the hub)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+EXAMPLES = """\
+examples:
+  gui-agent export runs/ --out exports/demo
+  gui-agent export runs/ --out exports/demo --split train=0.9,test=0.1 --seed 1
+  gui-agent export runs/ --out exports/demo --split train=0.8,test=0.2 --split-by task
+  gui-agent export runs/ --out exports/sft --format sft --action-format pyautogui --sft-images 2
+  gui-agent export runs/ --out exports/all --format steps,sft --license cc-by-4.0
+  gui-agent export runs/ --out exports/demo --push my-org/gui-trajectories --private
+
+formats (several may be given, comma-separated):
+  steps   configs 'steps' (one row per step) and 'episodes' (one row per episode)
+  sft     config 'sft': chat rows (system/user/assistant, screenshots) for fine-tuning VLMs
+  reward  config 'reward': the replayer's reward samples (reward.jsonl files)
+
+Typed text (and every other free text) is scrubbed of emails, phone numbers, card numbers
+(Luhn-checked) and configured secrets unless --no-scrub. Corrupt or unfinished episodes are
+reported and skipped. Load the result with datasets.load_dataset(DIR, "steps"); turn it
+back into episodes with 'gui-agent import DIR --out EPISODES_DIR'.
+
+Pushing needs a token with write access: HF_TOKEN, or 'hf auth login' beforehand. Re-run
+the same command to resume an interrupted push. Exit status: 0 exported (and pushed),
+1 nothing exported or the push failed, 2 bad input.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "export",
+        help="export episodes as a Hugging Face dataset (Parquet + dataset card), optionally push it",
+        description="Export episode folders as a Hugging Face dataset: Parquet shards with embedded "
+        "screenshots under data/, and a README.md dataset card declaring configs, features and splits.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("episodes", nargs="+", type=Path, help="episode folders, or folders holding them (searched recursively)")
+    parser.add_argument("--out", type=Path, required=True, help="output folder (new or empty; see --overwrite)")
+    parser.add_argument("--format", default="steps", help="steps, sft, reward, or several comma-separated (default: steps)")
+    parser.add_argument("--split", default="train", help="splits and ratios, e.g. train=0.9,test=0.1 (default: train)")
+    parser.add_argument("--split-by", choices=("episode", "task"), default="episode",
+                        help="assign whole episodes, or whole tasks (held-out tasks) to splits (default: episode)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the split shuffle (default: 0)")
+    parser.add_argument("--no-scrub", action="store_true", help="keep typed text as it is (no email/phone/card/secret scrubbing)")
+    parser.add_argument("--secrets-file", type=Path, help="file of exact strings to scrub, one per line")
+    parser.add_argument("--license", default="unknown", help="licence id for the card, e.g. apache-2.0, cc-by-4.0")
+    parser.add_argument("--name", help="the dataset's title in the card")
+    parser.add_argument("--video", action="store_true", help="embed screen.mp4 as a datasets.Video column (needs torchcodec)")
+    parser.add_argument("--action-format", default="uitars", choices=("uitars", "uitars-v1", "pyautogui", "canonical"),
+                        help="assistant action form in sft rows (default: uitars = UI-TARS-1.5)")
+    parser.add_argument("--sft-images", type=int, default=1, help="screenshots per sft row: current + previous (default: 1)")
+    parser.add_argument("--sft-history", type=int, default=5, help="previous actions listed in sft rows (default: 5)")
+    parser.add_argument("--shard-size", type=int, default=500, help="Parquet shard size in MB (default: 500)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an earlier export in --out")
+    hub = parser.add_argument_group("hub")
+    hub.add_argument("--push", metavar="REPO_ID", help="then create or update this dataset repo on the hub")
+    hub.add_argument("--private", action="store_true", help="make the repo private")
+    hub.add_argument("--message", default="Upload dataset with gui-agent", help="commit message")
+    hub.add_argument("--endpoint", help="hub URL (default: $HF_ENDPOINT or huggingface.co)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    from gui_agent.export import (
+        ExportError,
+        ExportOptions,
+        SftOptions,
+        SplitSpec,
+        export_dataset,
+    )
+    from gui_agent.errors import NothingExportedError
+    from gui_agent.export.scrub import read_secrets_file
+    from gui_agent.export.splits import parse_ratios
+
+    token = None
+    try:
+        secrets = read_secrets_file(str(args.secrets_file)) if args.secrets_file else []
+        if args.push or not args.no_scrub:
+            from huggingface_hub import get_token
+
+            token = get_token()
+            if token:
+                secrets.append(token)  # the token never ends up in a dataset
+        if args.push and not token:
+            raise ExportError("--push needs a hub token: set HF_TOKEN or log in with 'hf auth login'")
+        options = ExportOptions(
+            formats=tuple(f.strip() for f in args.format.split(",") if f.strip()),
+            split=SplitSpec(ratios=parse_ratios(args.split), by=args.split_by, seed=args.seed),
+            scrub=not args.no_scrub,
+            secrets=tuple(secrets),
+            license=args.license,
+            pretty_name=args.name,
+            video=args.video,
+            sft=SftOptions(action_format=args.action_format, images=args.sft_images, history=args.sft_history),
+            overwrite=args.overwrite,
+            shard_bytes=max(1, args.shard_size) * 1024 * 1024,
+        )
+        report = _run_with_progress(err, args.quiet, lambda on_progress: export_dataset(
+            args.episodes, args.out, options, on_progress=on_progress))
+    except ExportError as exc:
+        console.print(f"[red]error:[/red] {_redact(str(exc), token)}", soft_wrap=True)
+        return 1 if isinstance(exc, NothingExportedError) else 2
+
+    for skipped in report.skipped:
+        console.print(f"[yellow]skipped[/yellow] {skipped.path}: {_redact(skipped.reason, token)}", soft_wrap=True)
+    for line in report.skipped_samples:
+        console.print(f"[yellow]skipped sample[/yellow] {_redact(line, token)}", soft_wrap=True)
+    sizes = ", ".join(
+        f"{config}: " + " / ".join(f"{split} {r.num_rows}" for split, r in per.items()) for config, per in report.results.items()
+    )
+    console.print(
+        f"exported {report.episodes} episode(s), {report.steps} step(s) to {report.out} "
+        f"({report.bytes_written / 1e6:.1f} MB; {sizes})", soft_wrap=True,
+    )
+    if report.skipped:
+        console.print(f"[yellow]{len(report.skipped)} episode(s) skipped[/yellow] (listed above)")
+    if report.summary.scrub and sum(report.summary.scrubbed.values()):
+        console.print("scrubbed " + ", ".join(f"{k} {v}" for k, v in report.summary.scrubbed.items() if v))
+    if args.push:
+        return _push(console, args, token)
+    return 0
+
+
+def _push(console, args: argparse.Namespace, token: str | None) -> int:  # type: ignore[no-untyped-def]
+    from gui_agent.export import ExportError, push_dataset
+
+    def on_chunk(part: int, parts: int, files: list[str]) -> None:
+        what = files[0] if len(files) == 1 else f"{len(files)} files"
+        console.print(f"  push {part}/{parts}: {what}")
+
+    try:
+        report = push_dataset(
+            args.out, args.push, private=True if args.private else None, message=args.message,
+            token=token, endpoint=args.endpoint, on_chunk=on_chunk,
+        )
+    except ExportError as exc:
+        console.print(f"[red]push failed:[/red] {_redact(str(exc), token)}", soft_wrap=True)
+        console.print("re-run the same command to resume; files already on the hub are not sent again")
+        return 1
+    console.print(
+        f"pushed to {report.url}: {len(report.uploaded)} file(s) uploaded, {len(report.unchanged)} unchanged, "
+        f"{len(report.deleted)} stale removed, {len(report.commits)} commit(s)", soft_wrap=True,
+    )
+    return 0
+
+
+def _redact(text: str, token: str | None) -> str:
+    return text.replace(token, "***") if token else text
+
+
+def _run_with_progress(console, quiet: bool, run):  # type: ignore[no-untyped-def]
+    """Run with a live bar over episodes (and the steps written so far) when on a terminal."""
+    if quiet or not console.is_terminal:
+        return run(None)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("exporting"), BarColumn(), MofNCompleteColumn(), TextColumn("episodes  {task.fields[steps]} steps"),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as progress:
+        bar = progress.add_task("export", total=None, steps=0)
+
+        def on_progress(done: int, total: int, steps: int) -> None:
+            progress.update(bar, completed=done, total=total, steps=steps)
+
+        return run(on_progress)

@@ -1,0 +1,58 @@
+"""--format reward: the replayer's reward samples (schema defined in gui_agent.export.reward)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import datasets
+from gui_agent.actions import Click, Type, action_to_dict
+from gui_agent.cli import main
+from gui_agent.export import ExportError, ExportOptions, export_dataset
+from gui_agent.export.reward import REWARD_FILE
+
+from .conftest import frame, write_synthetic
+
+
+def _samples(root: Path) -> Path:
+    write_synthetic(root / "episodes", "src", [Click(10, 10), Type("a@b.io")], task_id="t/reward")
+    lines = [
+        {"sample_id": "s1", "episode": "episodes/src", "step_index": 0, "action": action_to_dict(Click(10, 10)),
+         "reward": 1.0, "label": "positive", "source": "recorded", "group": "g0"},
+        {"sample_id": "s2", "episode": "episodes/src", "step_index": 0, "action": action_to_dict(Click(60, 40)),
+         "reward": 0.0, "label": "negative", "perturbation": "click_offset", "group": "g0", "detail": {"dx": 50}},
+        {"sample_id": "s3", "episode": "episodes/src", "step_index": 1, "action": action_to_dict(Type("a@b.io")),
+         "reward": 1.0, "label": "positive"},
+        {"sample_id": "bad-step", "episode": "episodes/src", "step_index": 7, "action": action_to_dict(Click(1, 1)),
+         "reward": 0.5, "label": "neutral"},
+        {"sample_id": "bad-reward", "episode": "episodes/src", "step_index": 0, "action": action_to_dict(Click(1, 1)),
+         "reward": 3, "label": "positive"},
+    ]
+    text = "\n".join(json.dumps(line) for line in lines) + "\n{oops\n"
+    (root / REWARD_FILE).write_text(text)
+    return root
+
+
+def test_reward_samples_export_with_screenshots_and_bad_lines_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _samples(tmp_path / "replay")
+    out = tmp_path / "ds"
+    assert main(["export", str(root), "--out", str(out), "--format", "reward", "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "reward.jsonl:4: step 7 is past the episode's 2 steps" in printed
+    assert "reward.jsonl:5: field 'reward'" in printed and "reward.jsonl:6: invalid JSON" in printed
+    rows = datasets.load_dataset(str(out), "reward", split="train", cache_dir=str(tmp_path / "c"))
+    assert rows["sample_id"] == ["s1", "s2", "s3"]
+    assert rows["label"] == ["positive", "negative", "positive"] and rows["reward"] == [1.0, 0.0, 1.0]
+    assert rows[1]["action_text"] == "click(60, 40)" and json.loads(rows[1]["detail"]) == {"dx": 50}
+    assert rows[2]["action"]["text"] == "[EMAIL]"  # scrubbed like everything else
+    assert np.array_equal(np.asarray(rows[1]["image"]), frame(64, 48, 0))
+
+
+def test_reward_without_reward_data_says_what_is_missing(tmp_path: Path) -> None:
+    write_synthetic(tmp_path / "in", "ep", [Click(1, 1)])
+    with pytest.raises(ExportError, match="found no reward.jsonl .* the replayer that writes them is not built yet"):
+        export_dataset([tmp_path / "in"], tmp_path / "ds", ExportOptions(formats=("reward",)))
+    assert not (tmp_path / "ds").exists()
