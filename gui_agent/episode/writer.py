@@ -43,6 +43,7 @@ from gui_agent.episode.format import (
     Usage,
     frame_path,
 )
+from gui_agent.episode.reader import read_episode
 
 #: At most this many seconds of flushed steps can be lost to a power cut.
 FSYNC_INTERVAL_S = 1.0
@@ -121,6 +122,23 @@ class EpisodeWriter:
         )
         write_json_atomic(path / EPISODE_FILE, meta.model_dump(mode="json"))
         return cls(path, meta)
+
+    @classmethod
+    def reopen(cls, path: str | Path) -> "EpisodeWriter":
+        """Append further steps to an existing episode whose steps read cleanly.
+
+        Used after :func:`gui_agent.episode.recover.recover`, when steps rebuilt from raw
+        events are added behind the repaired ones. Call :meth:`close` (or
+        :meth:`finalize`) when done.
+        """
+        episode = read_episode(path)
+        writer = cls(Path(path), episode.meta)
+        writer._n_steps = len(episode.steps)
+        return writer
+
+    def close(self) -> None:
+        """Flush and close the steps file without changing episode.json."""
+        self._close_steps_file()
 
     @property
     def n_steps(self) -> int:

@@ -1,0 +1,125 @@
+"""``gui-agent record``: record a human doing a task on this X display (or in a browser)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXAMPLES = """\
+examples:
+  gui-agent record --task "Sum column B in the sheet"            # records $DISPLAY
+  gui-agent record --task "Find the cheapest flight" --browser https://example.org
+  gui-agent record --display :99 --out recordings --stop-key ctrl+alt+q
+  gui-agent record --task "..." --success --notes "took the long way" --duration 60
+  gui-agent record --recover --out recordings                       # repair crashed recordings
+
+Stop with the stop chord (default ctrl+alt+s), Ctrl-C or SIGTERM; pause/resume with the
+pause chord (default ctrl+alt+p) or SIGUSR1: while paused nothing is captured. At stop you
+are asked whether the task succeeded and for notes, unless --success/--failure/--notes say
+it. Episodes a crash left unfinished in OUT are recovered at the next start.
+Exit status: 0 recorded, 2 bad input, 3 the display or browser cannot be recorded.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "record", help="record a human doing a task as a trajectory",
+        description="Record the screen, mouse and keyboard (and, with --browser, each action's target "
+        "element) as an episode in the trajectory format.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--task", help="what the annotator is asked to do (prompted for if missing)")
+    parser.add_argument("--task-id", help="an id for the task (default: 'recorded')")
+    parser.add_argument("--out", type=Path, default=Path("recordings"), help="folder for episodes (default: recordings/)")
+    parser.add_argument("--display", help="X display to record, e.g. :99 (default: $DISPLAY)")
+    parser.add_argument("--browser", metavar="URL", help="open a headed Chromium at URL and record target elements")
+    parser.add_argument("--fps", type=float, default=40.0, help="screen grabs per second for keyframes (default: 40)")
+    parser.add_argument("--video-fps", type=float, default=0.0,
+                        help="also write a continuous screen.mp4 at this rate, e.g. 2 (default: 0 = no video; needs PyAV)")
+    parser.add_argument("--pause-key", default="ctrl+alt+p", help="chord that pauses/resumes (default: ctrl+alt+p)")
+    parser.add_argument("--stop-key", default="ctrl+alt+s", help="chord that stops (default: ctrl+alt+s)")
+    parser.add_argument("--mask-title", help="regex of window titles whose keys are masked and frames blanked "
+                        "(default: password/login windows; '' disables)")
+    parser.add_argument("--drag-px", type=int, default=5, help="pointer travel that makes a press a drag (default: 5)")
+    parser.add_argument("--duration", type=float, help="stop after this many seconds")
+    verdict = parser.add_mutually_exclusive_group()
+    verdict.add_argument("--success", action="store_true", default=None, help="mark the task done (no prompt)")
+    verdict.add_argument("--failure", action="store_true", help="mark the task failed (no prompt)")
+    parser.add_argument("--notes", help="annotator notes (no prompt)")
+    parser.add_argument("--annotator", help="who records (default: the login name)")
+    parser.add_argument("--recover", action="store_true", help="only recover unfinished recordings in --out, then exit")
+    parser.set_defaults(handler=handle)
+
+
+def _ask(prompt: str) -> str | None:
+    if not sys.stdin.isatty():
+        return None
+    try:
+        return input(prompt).strip()
+    except EOFError:
+        return None
+
+
+def handle(args: argparse.Namespace) -> int:
+    from recorder.display import RecorderError
+    from recorder.recovery import find_unfinished, recover_recording
+    from recorder.reduce import ReduceConfig
+    from recorder.session import SessionConfig
+
+    for folder in find_unfinished(args.out) if args.out.exists() else []:
+        episode = recover_recording(folder)
+        print(f"recovered {folder} ({len(episode.steps)} steps)")
+    if args.recover:
+        return 0
+    task = args.task or _ask("Task: ")
+    if not task:
+        print("error: give the task with --task \"...\"", file=sys.stderr)
+        return 2
+    from recorder.privacy import DEFAULT_MASK_PATTERN
+
+    config = SessionConfig(
+        task=task, out_dir=args.out, task_id=args.task_id, display=args.display, fps=args.fps,
+        pause_chord=args.pause_key, stop_chord=args.stop_key,
+        mask_pattern=DEFAULT_MASK_PATTERN if args.mask_title is None else (args.mask_title or None),
+        reduce=ReduceConfig(drag_px=args.drag_px), env_kind="browser" if args.browser else "desktop",
+        app="chromium" if args.browser else None, video_fps=args.video_fps,
+    )
+    if args.annotator:
+        config.annotator = args.annotator
+    browser = None
+    try:
+        if args.browser:
+            from recorder.browser import BrowserRecording
+
+            browser = BrowserRecording(args.browser, config)
+            session = browser.session
+        else:
+            from recorder.session import RecordingSession
+
+            session = RecordingSession(config)
+        path = session.start() if browser is None else browser.start()
+        session.install_signal_handlers()
+        print(f"recording to {path}  (stop: {args.stop_key} or Ctrl-C; pause: {args.pause_key})", flush=True)
+        reason = session.run(args.duration) if browser is None else browser.run(args.duration)
+        error = None
+        try:
+            session.stop_capture() if browser is None else browser.stop_capture()
+        except RecorderError as exc:
+            error = str(exc)
+            print(f"error: {exc}", file=sys.stderr)
+    except (RecorderError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        if browser is not None:
+            browser.close()
+        return 3 if isinstance(exc, RecorderError) else 2
+    if browser is not None:
+        browser.close()
+    success: bool | None = True if args.success else (False if args.failure else None)
+    if success is None and error is None:
+        answer = _ask("Did the task succeed? [y/n] ")
+        success = None if not answer else answer.lower().startswith("y")
+    notes = args.notes if args.notes is not None else _ask("Notes (enter to skip): ")
+    path = session.finish(success=success, notes=notes or None, reason=error or reason)
+    print(f"episode: {path}  steps={session.writer.n_steps} events={session.n_events}", flush=True)
+    return 3 if error else 0

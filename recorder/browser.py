@@ -1,0 +1,185 @@
+"""Browser recording: a headed Chromium whose injected script reports each action's target.
+
+The screen and input are recorded exactly as on the desktop (:class:`RecordingSession`);
+the browser adds grounding labels. An init script in every page listens (capture phase)
+for ``mousedown``, ``wheel``, ``keydown`` and focus changes and reports, through a
+Playwright binding, the target element: tag, role, accessible name, text, input type,
+bounding box (CSS pixels of the viewport and of the screen) and a robust CSS selector.
+It never reports key values or field values. Focusing a password input turns key masking
+on (:meth:`TitleMask.force`) until focus leaves it, so the password is never written,
+not even to ``events.jsonl``.
+
+Each step's ``target`` is the report of the same kind whose screen point matches the
+action's (within ``match_px``) and that arrived closest to the action's time.
+
+Playwright's sync API delivers binding calls only while the main thread is inside a
+Playwright call, so the session loop here waits with ``page.wait_for_timeout``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from gui_agent.envs.chromium import ChromiumProcess
+from recorder.display import RecorderError
+from recorder.reduce import Reduced
+from recorder.session import RecordingSession, SessionConfig
+
+INJECT_JS = r"""
+(() => {
+  if (window.__guiRecordInstalled) return;
+  window.__guiRecordInstalled = true;
+  const send = (payload) => { try { window.__guiRecord(payload); } catch (e) {} };
+  const cssEscape = (s) => (window.CSS && CSS.escape) ? CSS.escape(s) : s.replace(/[^\w-]/g, '\\$&');
+  function selector(el) {
+    if (!(el instanceof Element)) return null;
+    if (el.id && document.querySelectorAll('#' + cssEscape(el.id)).length === 1) return '#' + cssEscape(el.id);
+    for (const attr of ['data-testid', 'data-test', 'name', 'aria-label']) {
+      const v = el.getAttribute(attr);
+      if (v) {
+        const s = el.tagName.toLowerCase() + '[' + attr + '="' + v.replace(/"/g, '\\"') + '"]';
+        if (document.querySelectorAll(s).length === 1) return s;
+      }
+    }
+    const parts = [];
+    for (let e = el; e && e.nodeType === 1 && e !== document.documentElement; e = e.parentElement) {
+      if (e.id && document.querySelectorAll('#' + cssEscape(e.id)).length === 1) { parts.unshift('#' + cssEscape(e.id)); break; }
+      let i = 1;
+      for (let s = e.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === e.tagName) i++;
+      parts.unshift(e.tagName.toLowerCase() + ':nth-of-type(' + i + ')');
+    }
+    return parts.join(' > ');
+  }
+  function accName(el) {
+    const label = el.getAttribute('aria-label');
+    if (label) return label.trim();
+    const by = el.getAttribute('aria-labelledby');
+    if (by) { const l = document.getElementById(by); if (l) return l.innerText.trim(); }
+    if (el.labels && el.labels.length) return el.labels[0].innerText.trim();
+    for (const attr of ['placeholder', 'title', 'alt', 'name']) { const v = el.getAttribute(attr); if (v) return v.trim(); }
+    if (!['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)) return (el.innerText || '').trim().slice(0, 80);
+    return '';
+  }
+  function describe(el, ev) {
+    if (!(el instanceof Element)) el = el && el.parentElement;
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    const offX = (ev && 'screenX' in ev) ? ev.screenX - ev.clientX : null;
+    const offY = (ev && 'screenY' in ev) ? ev.screenY - ev.clientY : null;
+    const isInput = ['INPUT', 'TEXTAREA'].includes(el.tagName);
+    return {
+      tag: el.tagName.toLowerCase(), role: el.getAttribute('role'), name: accName(el),
+      text: isInput ? '' : (el.innerText || '').trim().slice(0, 200), type: el.getAttribute('type'),
+      id: el.id || null, selector: selector(el), bbox: [r.left, r.top, r.width, r.height],
+      bbox_screen: offX === null ? null : [r.left + offX, r.top + offY, r.width, r.height],
+      url: location.href,
+    };
+  }
+  const isPassword = (el) => el instanceof HTMLInputElement && el.type === 'password';
+  addEventListener('mousedown', (e) => send({kind: 'down', x: e.screenX, y: e.screenY, target: describe(e.target, e)}), true);
+  let lastWheel = 0;
+  addEventListener('wheel', (e) => {
+    const now = performance.now();
+    if (now - lastWheel > 300) send({kind: 'scroll', x: e.screenX, y: e.screenY, target: describe(e.target, e)});
+    lastWheel = now;
+  }, {capture: true, passive: true});
+  addEventListener('keydown', (e) => send({kind: 'key', target: describe(document.activeElement || e.target, null)}), true);
+  addEventListener('focusin', (e) => send({kind: 'focus', password: isPassword(e.target)}), true);
+  addEventListener('focusout', (e) => { if (isPassword(e.target)) send({kind: 'focus', password: false}); }, true);
+})();
+"""
+
+
+class BrowserRecording:
+    """A recording session plus a headed Chromium at ``url`` reporting action targets."""
+
+    def __init__(self, url: str, config: SessionConfig, *, window_size: tuple[int, int] | None = None, match_px: int = 3):
+        self.url = url
+        self.session = RecordingSession(config)
+        self.session.target_for = self.target_for
+        self.window_size = window_size
+        self.match_px = match_px
+        self.reports: list[tuple[float, dict[str, Any]]] = []
+        self._chromium: ChromiumProcess | None = None
+        self._pw: Any = None
+        self.page: Any = None
+
+    def start(self) -> Any:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            self._chromium = ChromiumProcess(headless=False, display=self.session.display, window_size=self.window_size,
+                                             extra_args=("--window-position=0,0",))
+            self._chromium.start()
+            self._pw = sync_playwright().start()
+            browser = self._pw.chromium.connect_over_cdp(self._chromium.cdp_url)
+            context = browser.new_context(no_viewport=True)
+            context.expose_binding("__guiRecord", self._on_report)
+            context.add_init_script(INJECT_JS)
+            self.page = context.new_page()
+            self.page.goto(self.url)
+        except Exception as exc:
+            self.close()
+            raise RecorderError(f"cannot open the browser at {self.url!r}: {exc}") from None
+        return self.session.start()
+
+    def _on_report(self, source: Any, payload: dict[str, Any]) -> None:
+        t = self.session.clock.now()
+        if payload.get("kind") == "focus":
+            self.session.mask.force("password-field", bool(payload.get("password")))
+            return
+        self.reports.append((t, payload))
+        if len(self.reports) > 2000:
+            del self.reports[:1000]
+
+    def pump(self, seconds: float) -> None:
+        """Let Playwright deliver reports for ``seconds`` (or just sleep if the page is gone)."""
+        try:
+            self.page.wait_for_timeout(seconds * 1000)
+        except Exception:  # noqa: BLE001 - page closed by the annotator: keep recording the screen
+            time.sleep(seconds)
+
+    def run(self, duration_s: float | None = None) -> str:
+        s = self.session
+        end = None if duration_s is None else time.monotonic() + duration_s
+        while not s.stop_requested.is_set():
+            self.pump(s.config.tick_s)
+            s.process()
+            if s.screen.error:
+                s.request_stop("screen")
+            if end is not None and time.monotonic() >= end:
+                s.request_stop("duration")
+        return s.stop_reason or "stopped"
+
+    def stop_capture(self) -> None:
+        self.pump(0.2)  # reports of the last actions
+        self.session.stop_capture()
+
+    def target_for(self, r: Reduced) -> dict[str, Any] | None:
+        action = r.action
+        kind = {"click": "down", "drag": "down", "scroll": "scroll", "type": "key", "hotkey": "key"}.get(action.kind)
+        if kind is None:
+            return None
+        x = getattr(action, "x", getattr(action, "x1", None))
+        y = getattr(action, "y", getattr(action, "y1", None))
+        best = None
+        for t, report in self.reports:
+            if report.get("kind") != kind or not -0.5 <= t - r.t <= 3.0 or report.get("target") is None:
+                continue
+            if kind != "key" and (abs(report["x"] - x) > self.match_px or abs(report["y"] - y) > self.match_px):
+                continue
+            if best is None or abs(t - r.t) < abs(best[0] - r.t):
+                best = (t, report)
+        return best[1]["target"] if best else None
+
+    def close(self) -> None:
+        if self._pw is not None:
+            try:
+                self._pw.stop()
+            except Exception:  # noqa: BLE001
+                pass
+            self._pw = None
+        if self._chromium is not None:
+            self._chromium.stop()
+            self._chromium = None

@@ -1,0 +1,82 @@
+"""Annotator edits after recording: trimming steps and relabelling the outcome.
+
+Both rewrite files in place through temp file + rename, so an interrupted edit leaves the
+old or the new episode, never a mix of lines; frames are renamed to stay dense.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from gui_agent.episode.format import (
+    EPISODE_FILE,
+    STEPS_FILE,
+    TEMP_SUFFIX,
+    Outcome,
+    Stats,
+    frame_path,
+)
+from gui_agent.episode.reader import Episode, read_episode
+from gui_agent.episode.writer import write_json_atomic
+
+
+def trim(path: str | Path, start: int, end: int | None = None) -> Episode:
+    """Keep steps ``[start, end)``; the frame before step ``end`` becomes the final frame."""
+    folder = Path(path)
+    episode = read_episode(folder)
+    n = len(episode.steps)
+    end = n if end is None else min(end, n)
+    if not 0 <= start < end:
+        raise ValueError(f"trim {start}:{end} keeps no step of {n}")
+    kept = episode.steps[start:end]
+    final_src = episode.steps[end].frame_before if end < n else episode.final_frame
+    renames: list[tuple[str, str]] = []
+    lines = []
+    for new_index, step in enumerate(kept):
+        update: dict[str, Any] = {"index": new_index}
+        if step.frame_before:
+            update["frame_before"] = frame_path(new_index)
+            renames.append((step.frame_before, frame_path(new_index)))
+        lines.append(step.model_copy(update=update).model_dump_json(exclude_defaults=True))
+    # Old frames that are no longer referenced go away; kept ones move down (ascending: safe).
+    keep_sources = {src for src, _ in renames} | ({final_src} if final_src else set())
+    for frame in sorted((folder / "frames").glob("*.png")):
+        rel = f"frames/{frame.name}"
+        if rel not in keep_sources:
+            frame.unlink()
+    final_tmp = None
+    if final_src:
+        final_tmp = folder / (final_src + ".final" + TEMP_SUFFIX)
+        os.replace(folder / final_src, final_tmp)
+    for src, dst in renames:
+        if src != dst:
+            os.replace(folder / src, folder / dst)
+    if final_tmp is not None:
+        os.replace(final_tmp, folder / frame_path(len(kept)))
+    tmp = folder / (STEPS_FILE + TEMP_SUFFIX)
+    tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    os.replace(tmp, folder / STEPS_FILE)
+    labels = {**episode.meta.labels, "trimmed": {"from_steps": n, "kept": [start, end]}}
+    meta = episode.meta.model_copy(update={"labels": labels, "stats": Stats(steps=len(kept), duration_s=episode.meta.stats.duration_s)})
+    write_json_atomic(folder / EPISODE_FILE, meta.model_dump(mode="json"))
+    return read_episode(folder)
+
+
+def relabel(path: str | Path, *, success: bool | None = None, notes: str | None = None,
+            instruction: str | None = None, labels: dict[str, Any] | None = None) -> Episode:
+    """Change the verdict, notes, task text or labels of an episode."""
+    folder = Path(path)
+    episode = read_episode(folder, lenient=True)
+    meta = episode.meta
+    update: dict[str, Any] = {"labels": {**meta.labels, **(labels or {})}}
+    if notes is not None:
+        update["labels"]["notes"] = notes
+    if success is not None:
+        outcome = meta.outcome or Outcome()
+        update["outcome"] = outcome.model_copy(update={"success": success})
+    if instruction is not None:
+        update["task"] = meta.task.model_copy(update={"instruction": instruction})
+    write_json_atomic(folder / EPISODE_FILE, meta.model_copy(update=update).model_dump(mode="json"))
+    return read_episode(folder, lenient=True)

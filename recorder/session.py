@@ -1,0 +1,315 @@
+"""One desktop recording: screen + input -> an episode folder, crash-safe as it goes.
+
+Threads: pynput's listeners call :meth:`RecordingSession._sink`, which numbers each event,
+keeps a reference to the keyframe (the frame just before it) for events that can start an
+action, and queues it. The screen thread grabs frames. The session's own loop
+(:meth:`run`, on the caller's thread) drains the queue every ``tick_s``: appends the
+events to ``events.jsonl`` (flushed; fsync once a second), feeds the reducer and writes each
+finished action as a step with its keyframe through :class:`EpisodeWriter`. So a SIGKILL
+loses at most one tick of events; actions still pending (typing in progress) are rebuilt
+from ``events.jsonl`` by :func:`recorder.recovery.recover_recording`.
+
+Control: the pause and stop chords (default ctrl+alt+p / ctrl+alt+s) are consumed, never
+recorded; SIGUSR1 toggles pause; SIGINT/SIGTERM stop. While paused nothing is captured,
+neither frames nor input (only modifier releases, so shortcuts stay consistent).
+"""
+
+from __future__ import annotations
+
+import collections
+import getpass
+import os
+import shutil
+import signal
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gui_agent.episode.format import (
+    EVENTS_FILE,
+    ActorInfo,
+    EnvInfo,
+    Outcome,
+    ScreenSize,
+    TaskInfo,
+)
+from gui_agent.episode.writer import EpisodeWriter
+from recorder.clock import Clock
+from recorder.display import RecorderError, check_display
+from recorder.events import MODIFIERS, RawEvent
+from recorder.input_events import InputCapture
+from recorder.privacy import DEFAULT_MASK_PATTERN, TitleMask
+from recorder.reduce import ReduceConfig, Reduced, Reducer
+from recorder.screen import Frame, ScreenCapture, ScreenError
+
+#: Event kinds whose keyframe is kept (they can begin an action).
+_ANCHOR_KINDS = ("down", "scroll", "key_down")
+
+
+def parse_chord(text: str) -> tuple[frozenset[str], str]:
+    """``"ctrl+alt+p"`` -> ({"ctrl", "alt"}, "p")."""
+    parts = [p.strip().lower() for p in text.split("+") if p.strip()]
+    if not parts or parts[-1] in MODIFIERS:
+        raise ValueError(f"a control chord needs a final non-modifier key, got {text!r}")
+    bad = [p for p in parts[:-1] if p not in MODIFIERS]
+    if bad:
+        raise ValueError(f"{text!r}: {bad} are not modifiers {MODIFIERS}")
+    return frozenset(parts[:-1]), parts[-1]
+
+
+@dataclass
+class SessionConfig:
+    task: str
+    out_dir: Path = Path("recordings")
+    task_id: str | None = None
+    display: str | None = None
+    fps: float = 40.0
+    annotator: str = field(default_factory=getpass.getuser)
+    app: str | None = None
+    pause_chord: str = "ctrl+alt+p"
+    stop_chord: str = "ctrl+alt+s"
+    mask_pattern: str | None = DEFAULT_MASK_PATTERN
+    reduce: ReduceConfig = field(default_factory=ReduceConfig)
+    tick_s: float = 0.1
+    env_kind: str = "desktop"
+    video_fps: float = 0.0  # > 0: also write screen.mp4 at this rate (recorder.video)
+
+
+class RecordingSession:
+    """Start with :meth:`start`, loop with :meth:`run` (until stopped), close with :meth:`finish`."""
+
+    def __init__(self, config: SessionConfig):
+        self.config = config
+        self.clock = Clock()
+        self.display = check_display(config.display)
+        os.environ["DISPLAY"] = self.display  # pynput and mss read it when they connect
+        self.mask = TitleMask(config.mask_pattern, display_name=self.display)
+        self._pause_chord = parse_chord(config.pause_chord)
+        self._stop_chord = parse_chord(config.stop_chord)
+        self._queue: collections.deque[tuple[int, RawEvent]] = collections.deque()
+        self._index_lock = threading.Lock()
+        self._next_index = 0
+        self._held: set[str] = set()
+        self._anchor_frames: dict[int, Frame | None] = {}
+        self._typing_run_t: float | None = None
+        self.paused = False
+        self.stop_requested = threading.Event()
+        self.stop_reason: str | None = None
+        self.reducer = Reducer(config.reduce)
+        self.screen = ScreenCapture(self.clock, fps=config.fps, blank=self.mask.masked, paused=lambda: self.paused)
+        self.input = InputCapture(self.clock, self._sink, mask_keys=self.mask.masked)
+        self.writer: EpisodeWriter | None = None
+        self.video: Any = None
+        self._events_file: Any = None
+        self._last_fsync = 0.0
+        self.n_events = 0
+        self.staleness: list[float] = []
+        self.on_step: Any = None  # optional callback(Reduced, StepRecord) for live display / browser targets
+        self.target_for: Any = None  # optional callback(Reduced) -> target dict (browser recording)
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> Path:
+        """Check the screen, create the episode, start the listeners. Returns the episode folder."""
+        try:
+            self.screen.start()
+        except ScreenError as exc:
+            raise RecorderError(f"cannot record display {self.display!r}: {exc}") from None
+        frame = self.screen.latest()
+        layout = self.screen.layout
+        if frame is None or frame.width <= 0:
+            self.screen.stop()
+            raise RecorderError(f"display {self.display!r} gave no usable frame")
+        cfg = self.config
+        task_id = cfg.task_id or "recorded"
+        self.writer = EpisodeWriter.create(
+            cfg.out_dir,
+            task=TaskInfo(id=task_id, instruction=cfg.task, source="human"),
+            env=EnvInfo(kind=cfg.env_kind, app=cfg.app, screen=ScreenSize(width=layout[0]["width"], height=layout[0]["height"]), scale=1.0),  # type: ignore[arg-type]
+            actor=ActorInfo(type="human", name=cfg.annotator),
+            labels={"recorder": {"pid": os.getpid(), "host": socket.gethostname(), "display": self.display,
+                                 "monitors": layout[1:], "origin": [layout[0]["left"], layout[0]["top"]], "fps": cfg.fps, "pause_chord": cfg.pause_chord, "stop_chord": cfg.stop_chord,
+                                 "mask_pattern": cfg.mask_pattern, "video_fps": cfg.video_fps}},
+        )
+        self._events_file = open(self.writer.path / EVENTS_FILE, "a", encoding="utf-8")
+        try:
+            self.input.start()
+            if cfg.video_fps > 0:
+                from recorder.video import VideoRecorder
+
+                self.video = VideoRecorder(self.writer.path, self.screen, fps=cfg.video_fps)
+                self.video.start()
+        except Exception as exc:
+            self.input.stop()
+            self.screen.stop()
+            # Nothing was recorded yet: leave no empty episode behind.
+            self._close_events()
+            self.writer.__exit__(None)
+            shutil.rmtree(self.writer.path, ignore_errors=True)
+            raise RecorderError(f"cannot record on {self.display!r}: {exc}") from None
+        return self.writer.path
+
+    def install_signal_handlers(self) -> None:
+        """SIGINT/SIGTERM stop, SIGUSR1 toggles pause (call from the main thread)."""
+        signal.signal(signal.SIGINT, lambda *_: self.request_stop("signal"))
+        signal.signal(signal.SIGTERM, lambda *_: self.request_stop("signal"))
+        signal.signal(signal.SIGUSR1, lambda *_: self.toggle_pause())
+
+    def request_stop(self, reason: str) -> None:
+        self.stop_reason = self.stop_reason or reason
+        self.stop_requested.set()
+
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+
+    def run(self, duration_s: float | None = None) -> str:
+        """Process input until stopped (chord, signal, ``duration_s``, or a screen error)."""
+        end = None if duration_s is None else time.monotonic() + duration_s
+        while not self.stop_requested.is_set():
+            self.stop_requested.wait(self.config.tick_s)
+            self.process()
+            if self.screen.error:
+                self.request_stop("screen")
+            if end is not None and time.monotonic() >= end:
+                self.request_stop("duration")
+        return self.stop_reason or "stopped"
+
+    def stop_capture(self) -> None:
+        """Stop listening and grabbing; write what is pending and the final frame."""
+        self.input.stop()
+        self.process()
+        self._write_steps(self.reducer.flush())
+        final = self.screen.latest()
+        if self.video is not None:
+            self.video.stop()
+        self.screen.stop()
+        if final is not None and self.writer is not None:
+            self.writer.add_final_frame(final.rgb())
+        self._close_events()
+        self.mask.close()
+        if self.screen.error and self.stop_reason == "screen":
+            raise RecorderError(self.screen.error + "; the episode is kept up to this point")
+
+    def finish(self, *, success: bool | None, notes: str | None = None, reason: str | None = None) -> Path:
+        """Mark the episode complete with the annotator's verdict."""
+        assert self.writer is not None
+        labels: dict[str, Any] = {"events": self.n_events}
+        if self.video is not None:
+            labels["video"] = {"frames": len(self.video.times), "fps": self.video.fps, "error": self.video.error}
+        if notes:
+            labels["notes"] = notes
+        if self.staleness:
+            labels["keyframe_staleness_s"] = {"max": round(max(self.staleness), 4),
+                                              "mean": round(sum(self.staleness) / len(self.staleness), 4)}
+        self.writer.finalize(Outcome(success=success, termination="stopped", reason=reason or self.stop_reason), labels=labels)
+        return self.writer.path
+
+    # ------------------------------------------------------------------ listener side
+    def _sink(self, event: RawEvent) -> None:
+        if event.kind in ("key_down", "key_up") and event.key:
+            if event.key in MODIFIERS:
+                (self._held.add if event.kind == "key_down" else self._held.discard)(event.key)
+            elif event.kind == "key_down" and self._control(event.key) or event.kind == "key_up" and self._is_chord_key(event.key):
+                return
+        if self.paused and not (event.kind == "key_up" and event.key in MODIFIERS):
+            return
+        frame = self._keyframe_for(event)
+        with self._index_lock:
+            index = self._next_index
+            self._next_index += 1
+            if frame is not False:
+                self._anchor_frames[index] = frame  # type: ignore[assignment]
+            self._queue.append((index, event))
+
+    def _control(self, key: str) -> bool:
+        key = key.lower()
+        held = frozenset(self._held)
+        if (held, key) == self._stop_chord:
+            self.request_stop("hotkey")
+            return True
+        if (held, key) == self._pause_chord:
+            self.toggle_pause()
+            return True
+        return False
+
+    def _is_chord_key(self, key: str) -> bool:
+        return key.lower() in (self._stop_chord[1], self._pause_chord[1]) and bool(self._held)
+
+    def _keyframe_for(self, event: RawEvent) -> Frame | None | bool:
+        """The frame to keep for this event, or False if it cannot start an action.
+
+        A key that continues a run of typing keeps none (the run's first key holds it):
+        otherwise a long text would pin one raw frame per keystroke in memory.
+        """
+        if event.kind not in _ANCHOR_KINDS or (event.kind == "key_down" and event.key in MODIFIERS):
+            return False
+        if event.kind == "key_down" and event.key is not None and (len(event.key) == 1 or event.key in ("space", "backspace")):
+            run_t, self._typing_run_t = self._typing_run_t, event.t
+            if run_t is not None and event.t - run_t <= self.config.reduce.type_idle_s and not (self._held - {"shift"}):
+                return False
+        else:
+            self._typing_run_t = None
+        return self.screen.frame_before(event.t)
+
+    # ------------------------------------------------------------------ loop side
+    def process(self) -> None:
+        """Drain queued events to events.jsonl and the reducer; write finished steps."""
+        batch = []
+        while self._queue:
+            batch.append(self._queue.popleft())
+        if batch and self._events_file is not None:
+            self._events_file.write("".join(event.to_json() + "\n" for _, event in batch))
+            self._events_file.flush()
+            now = time.monotonic()
+            if now - self._last_fsync >= 1.0:
+                os.fsync(self._events_file.fileno())
+                self._last_fsync = now
+        done: list[Reduced] = []
+        for index, event in batch:
+            assert index == self.reducer.n_events, "events reach the reducer in index order"
+            done.extend(self.reducer.feed(event))
+        self.n_events += len(batch)
+        # Events still in flight from the listener threads are at most a tick old.
+        done.extend(self.reducer.flush(self.clock.now() - 2 * self.config.tick_s))
+        self._write_steps(done)
+
+    def _write_steps(self, done: list[Reduced]) -> None:
+        assert self.writer is not None
+        for r in done:
+            frame = self._pick_frame(r)
+            timings = {}
+            if frame is not None:
+                timings["keyframe_staleness_s"] = round(r.t - frame.t, 4)
+                self.staleness.append(r.t - frame.t)
+            target = self.target_for(r) if self.target_for is not None else None
+            record = self.writer.add_step(
+                r.action, frame_before=frame.rgb() if frame is not None else None, t=max(0.0, r.t),
+                events=(r.start, r.end), timings=timings, target=target,
+                info={**r.info, **({"masked_frame": True} if frame is not None and frame.bgra is None else {})},
+            )
+            if self.on_step is not None:
+                self.on_step(r, record)
+        keep_from = self.reducer.pending_start()
+        if keep_from is None:
+            keep_from = self.reducer.n_events
+        with self._index_lock:
+            for index in [i for i in self._anchor_frames if i < keep_from]:
+                del self._anchor_frames[index]
+
+    def _pick_frame(self, r: Reduced) -> Frame | None:
+        with self._index_lock:
+            if r.anchor in self._anchor_frames:
+                return self._anchor_frames[r.anchor]
+            earlier = [i for i in self._anchor_frames if i <= r.anchor]
+            if earlier:
+                return self._anchor_frames[max(earlier)]
+        return self.screen.frame_before(r.t)
+
+    def _close_events(self) -> None:
+        if self._events_file is not None:
+            self._events_file.flush()
+            os.fsync(self._events_file.fileno())
+            self._events_file.close()
+            self._events_file = None
