@@ -1,10 +1,14 @@
-"""Running one episode: environment, policy, limits, evaluation, and the written trajectory.
+"""Running one episode: environment, guards, policy, budgets, evaluation, the written trajectory.
 
 The runner owns the order of things so every caller (``gui-agent run``, evaluation at
 scale, replay) gets the same guarantees: the episode is written step by step in the
-trajectory format, limits end it as ``truncated`` with the reason, a broken environment
-is reported as an environment failure and never as the agent's, and the evaluator's
-verdict (with its detail) lands in the episode's outcome.
+trajectory format; the task's guards wrap the environment (:mod:`gui_agent.guards`); a
+budget (steps, time, tokens) ends it as ``truncated`` with the reason; a broken
+environment is reported as an environment failure, classified ``dead`` or ``hung``, and
+never as the agent's; the evaluator's verdict (with its detail, and any guard events)
+lands in the episode's outcome. :func:`run_with_retries` adds the recovery: after an
+environment failure the environment is torn down, rebuilt and the episode run again, up
+to a limit.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from gui_agent.actions import Done, action_to_text
 from gui_agent.envs.base import Env, Observation
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import ActorInfo, EpisodeWriter, Outcome, TaskInfo
-from gui_agent.errors import ActionParseError, EnvError, PageError
+from gui_agent.errors import ActionParseError, EnvDiedError, EnvError, EnvHungError, PageError
 from gui_agent.evaluation import EvalResult, evaluate
+from gui_agent.guards import Budget, BudgetMeter, EnvWrapper, OnLoop, guard_env
 from gui_agent.policy import Policy, PolicyOutput, TaskContext
 from gui_agent.task import Task
 
@@ -29,7 +34,13 @@ StepCallback = Callable[[int, int, str, "str | None"], None]
 
 @dataclass
 class RunResult:
-    """What happened in one episode; the same facts are in the episode's episode.json."""
+    """What happened in one episode; the same facts are in the episode's episode.json.
+
+    ``fault`` classifies an environment failure: ``dead`` (its process is gone), ``hung``
+    (no answer within the step timeout), ``setup`` (the task could not be set up) or
+    ``error`` (anything else). ``attempts`` and ``env_failures`` are filled by
+    :func:`run_with_retries`: every failed attempt with its fault, reason and episode folder.
+    """
 
     task_id: str
     seed: int | None
@@ -41,11 +52,30 @@ class RunResult:
     termination: str
     reason: str | None = None
     detail: dict[str, Any] = field(default_factory=dict)
+    fault: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    guard_events: list[dict[str, Any]] = field(default_factory=list)
+    attempts: int = 1
+    env_failures: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def env_failed(self) -> bool:
         """True when the environment broke: the episode says nothing about the agent."""
         return self.termination == "env_error"
+
+
+def fault_kind(exc: BaseException) -> str:
+    """``dead``, ``hung``, ``setup`` or ``error``: what kind of environment failure ``exc`` is."""
+    if isinstance(exc, EnvDiedError):
+        return "dead"
+    if isinstance(exc, EnvHungError):
+        return "hung"
+    return "setup" if isinstance(exc, PageError) else "error"
+
+
+def _env_failure(exc: BaseException, reason: str | None = None) -> Outcome:
+    return Outcome(success=None, termination="env_error", reason=reason or str(exc),
+                   detail={"fault": fault_kind(exc), "error_type": type(exc).__name__})
 
 
 def run_episode(
@@ -58,6 +88,8 @@ def run_episode(
     headless: bool | None = None,
     display: str | None = None,
     on_step: StepCallback | None = None,
+    budget: Budget | None = None,
+    on_loop: OnLoop = "stop",
 ) -> RunResult:
     """Run ``policy`` on ``task`` once and write the episode under ``out_dir``.
 
@@ -67,9 +99,11 @@ def run_episode(
         out_dir: folder the episode folder is created in.
         seed: environment seed (MiniWoB++ pages generate their instance from it).
         env: reuse an open environment instead of building one from the task (the
-            caller then closes it).
+            caller then closes it). The task's guards are wrapped around it either way.
         headless / display: override the task's browser display settings.
         on_step: progress callback.
+        budget: what the episode may spend (default: the task's limits, no token limit).
+        on_loop: what the doom-loop guard does, ``"stop"`` the episode or ``"warn"`` the policy.
 
     Returns:
         The result; the episode folder is complete (or ``env_error``) in every case
@@ -78,21 +112,23 @@ def run_episode(
     owns_env = env is None
     if env is None:
         env = make_env(task, headless=headless, display=display)
-    started = time.monotonic()
+    guarded = guard_env(env, task.guards, on_loop=on_loop)
+    meter = BudgetMeter(budget or Budget.from_limits(task.limits))
     writer: EpisodeWriter | None = None
     try:
         try:
-            obs, _ = env.reset(seed=seed, options={"setup": list(task.setup)})
+            obs, _ = guarded.reset(seed=seed, options={"setup": list(task.setup)})
         except (EnvError, PageError) as exc:
             # A task that cannot even start is never the agent's failure.
             writer = _create_writer(task, env, policy, out_dir, seed, instruction=task.instruction or "")
             reason = f"setup failed: {exc}" if isinstance(exc, PageError) else str(exc)
-            return _finish(writer, task, seed, started, Outcome(success=None, termination="env_error", reason=reason))
+            return _finish(writer, task, seed, meter, _env_failure(exc, reason), [])
         instruction = task.instruction or obs.instruction
         writer = _create_writer(task, env, policy, out_dir, seed, instruction=instruction)
         policy.reset(TaskContext(task_id=task.id, instruction=instruction, seed=seed))
-        outcome = _loop(task, policy, env, writer, obs, started, on_step)
-        return _finish(writer, task, seed, started, outcome)
+        outcome = _loop(task, policy, guarded, writer, obs, meter, on_step)
+        events = guarded.finish_episode() if isinstance(guarded, EnvWrapper) and outcome.termination != "env_error" else []
+        return _finish(writer, task, seed, meter, outcome, [e.to_dict() for e in events])
     finally:
         if owns_env:
             env.close()
@@ -108,30 +144,36 @@ def _create_writer(task: Task, env: Env, policy: Policy, out_dir: str | Path, se
     )
 
 
-def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Observation, started: float, on_step: StepCallback | None) -> Outcome:
-    limits = task.limits
+def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Observation, meter: BudgetMeter, on_step: StepCallback | None) -> Outcome:
+    max_steps = meter.budget.max_steps or task.limits.max_steps
     answer: str | None = None
     while True:
-        if writer.n_steps >= limits.max_steps:
+        spent = meter.exhausted()
+        if spent is not None:
             writer.add_final_frame(obs.screenshot)
-            return _evaluated(task, env, answer, Outcome(termination="truncated", reason=f"step limit reached ({limits.max_steps} steps)"))
-        if time.monotonic() - started >= limits.episode_timeout_s:
-            writer.add_final_frame(obs.screenshot)
-            return _evaluated(task, env, answer, Outcome(termination="truncated", reason=f"episode time limit reached ({limits.episode_timeout_s:g} s)"))
+            return _evaluated(task, env, answer, Outcome(termination="truncated", reason=spent))
         policy_started = time.monotonic()
         try:
             decision: PolicyOutput = policy.act(obs)
         except ActionParseError as exc:
             writer.add_final_frame(obs.screenshot)
             return Outcome(success=False, reward=0.0, termination="agent_error", reason=f"unparseable policy output: {exc.reason}", detail={"raw": exc.raw})
+        except Exception as exc:  # noqa: BLE001 - a crashing policy is the agent's failure, not the run's
+            writer.add_final_frame(obs.screenshot)
+            return Outcome(success=False, reward=0.0, termination="agent_error", reason=f"the policy raised {type(exc).__name__}: {exc}")
         policy_s = time.monotonic() - policy_started
+        meter.charge(decision.usage)
         for position, action in enumerate(decision.actions):
             frame_before = obs.screenshot
             try:
-                obs, reward, terminated, truncated, _info = env.step(action)
+                obs, reward, terminated, truncated, info = env.step(action)
             except EnvError as exc:
                 writer.add_step(action, frame_before=frame_before, thought=decision.thought, error=f"environment failed: {exc}")
-                return Outcome(success=None, termination="env_error", reason=str(exc))
+                return _env_failure(exc)
+            meter.steps += 1
+            step_info: dict[str, Any] = {"raw": decision.raw} if decision.raw and position == 0 else {}
+            if info.get("guard_events"):
+                step_info["guard_events"] = info["guard_events"]
             writer.add_step(
                 action,
                 frame_before=frame_before,
@@ -140,18 +182,21 @@ def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Obse
                 reward=reward,
                 error=obs.last_action_error,
                 timings={"policy_s": round(policy_s if position == 0 else 0.0, 6), **{k: round(v, 6) for k, v in obs.timings.items()}},
-                info={"raw": decision.raw} if decision.raw and position == 0 else {},
+                info=step_info,
             )
             if on_step is not None:
-                on_step(writer.n_steps, limits.max_steps, action_to_text(action), obs.last_action_error)
+                on_step(writer.n_steps, max_steps, action_to_text(action), obs.last_action_error)
             if isinstance(action, Done):
                 answer = action.answer
             if terminated or truncated or isinstance(action, Done):
                 writer.add_final_frame(obs.screenshot)
-                reason = "the policy said done" if isinstance(action, Done) else "the environment ended the episode"
+                if info.get("stop_reason"):
+                    reason = str(info["stop_reason"])
+                else:
+                    reason = "the policy said done" if isinstance(action, Done) else "the environment ended the episode"
                 return _evaluated(task, env, answer, Outcome(termination="truncated" if truncated else "done", reason=reason))
-            if writer.n_steps >= limits.max_steps:
-                break
+            if meter.exhausted() is not None:
+                break  # the rest of a multi-action decision is not run
 
 
 def _evaluated(task: Task, env: Env, answer: str | None, outcome: Outcome) -> Outcome:
@@ -162,11 +207,19 @@ def _evaluated(task: Task, env: Env, answer: str | None, outcome: Outcome) -> Ou
         env.run_steps(list(task.post_steps))
         result: EvalResult = evaluate(task.evaluator, env, answer=answer)  # type: ignore[arg-type]
     except EnvError as exc:
-        return outcome.model_copy(update={"success": None, "termination": "env_error", "reason": f"evaluation failed: {exc}"})
+        return _env_failure(exc, f"evaluation failed: {exc}")
     return outcome.model_copy(update={"success": result.success, "reward": result.reward, "detail": result.detail})
 
 
-def _finish(writer: EpisodeWriter, task: Task, seed: int | None, started: float, outcome: Outcome) -> RunResult:
+def _finish(writer: EpisodeWriter, task: Task, seed: int | None, meter: BudgetMeter, outcome: Outcome, events: list[dict[str, Any]]) -> RunResult:
+    if events:
+        detail = dict(outcome.detail) if isinstance(outcome.detail, dict) else {"evaluator": outcome.detail}
+        detail["guards"] = events
+        update: dict[str, Any] = {"detail": detail}
+        violations = [e["message"] for e in events if e["kind"] == "violation"]
+        if violations:  # the task may be done, but not like this
+            update.update(success=False, reason="; ".join([outcome.reason or "", "guard violation: " + "; ".join(violations)]).lstrip("; "))
+        outcome = outcome.model_copy(update=update)
     meta = writer.finalize(outcome)
     return RunResult(
         task_id=task.id,
@@ -175,8 +228,91 @@ def _finish(writer: EpisodeWriter, task: Task, seed: int | None, started: float,
         success=bool(outcome.success),
         reward=float(outcome.reward or 0.0),
         steps=meta.stats.steps,
-        duration_s=round(time.monotonic() - started, 3),
+        duration_s=round(time.monotonic() - meter.started, 3),
         termination=outcome.termination or "done",
         reason=outcome.reason,
         detail=outcome.detail if isinstance(outcome.detail, dict) else {},
+        fault=outcome.detail.get("fault") if outcome.termination == "env_error" and isinstance(outcome.detail, dict) else None,
+        usage=meter.usage(),
+        guard_events=events,
     )
+
+
+class EnvSlot:
+    """Keeps one environment open across episodes, and rebuilds it on demand.
+
+    :meth:`get` returns the open environment when the task needs the same one (same
+    environment section and limits). A MiniWoB++ environment is switched to another
+    MiniWoB++ task with otherwise equal settings in the same browser (its next reset
+    opens a fresh context on the new page); anything else is closed and the task's own
+    built. :meth:`discard` tears the environment down (the browser is killed by PID), so
+    the next :meth:`get` starts afresh.
+    """
+
+    def __init__(self, *, headless: bool | None = None, display: str | None = None) -> None:
+        self.headless = headless
+        self.display = display
+        self.env: Env | None = None
+        self._key: str | None = None
+        self._task: Task | None = None
+
+    @staticmethod
+    def _keys(task: Task) -> tuple[str, str | None]:
+        """(exact key, key without the MiniWoB++ page or None when not a MiniWoB++ task)."""
+        spec, limits = task.environment, task.limits.model_dump_json()
+        exact = spec.model_dump_json() + limits
+        if getattr(spec, "miniwob_task", None) is None:
+            return exact, None
+        return exact, spec.model_copy(update={"url": "miniwob:"}).model_dump_json() + limits
+
+    def get(self, task: Task) -> Env:
+        exact, shape = self._keys(task)
+        if self.env is not None and exact != self._key:
+            _, old_shape = self._keys(self._task) if self._task is not None else (None, None)
+            switch = getattr(self.env, "switch_task", None)
+            if shape is not None and shape == old_shape and switch is not None:
+                switch(task.environment.miniwob_task)  # type: ignore[union-attr]
+                self._key, self._task = exact, task
+            else:
+                self.discard()
+        if self.env is None:
+            self.env = make_env(task, headless=self.headless, display=self.display)
+            self._key, self._task = exact, task
+        return self.env
+
+    def discard(self) -> None:
+        env, self.env, self._key, self._task = self.env, None, None, None
+        if env is not None:
+            env.close()
+
+    close = discard
+
+
+def run_with_retries(
+    task: Task,
+    policy: Policy,
+    *,
+    slot: EnvSlot,
+    out_dir: str | Path,
+    seed: int | None = None,
+    max_attempts: int = 3,
+    **options: Any,
+) -> RunResult:
+    """:func:`run_episode`, run again in a rebuilt environment after each environment failure.
+
+    Every attempt writes its own episode folder under ``out_dir``. The result is the last
+    attempt's, with ``attempts`` and ``env_failures`` (attempt, fault, reason, episode of
+    every failed attempt, the last one included); it is still ``env_error`` if all
+    ``max_attempts`` failed. ``options`` go to
+    :func:`run_episode` (budget, on_loop, on_step).
+    """
+    failures: list[dict[str, Any]] = []
+    for attempt in range(1, max_attempts + 1):
+        result = run_episode(task, policy, out_dir=out_dir, seed=seed, env=slot.get(task), **options)
+        if not result.env_failed:
+            break
+        failures.append({"attempt": attempt, "fault": result.fault, "reason": result.reason, "episode": str(result.episode_path)})
+        slot.discard()  # torn down; the next attempt gets a fresh environment
+    result.attempts = attempt
+    result.env_failures = failures
+    return result

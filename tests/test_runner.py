@@ -130,7 +130,7 @@ def test_a_killed_browser_is_an_environment_failure_not_the_agents(task, tmp_pat
         result = run_episode(task, BrowserKillingPolicy(environment), out_dir=tmp_path, seed=0, env=environment)
     finally:
         environment.close()
-    assert result.env_failed and result.termination == "env_error"
+    assert result.env_failed and result.termination == "env_error" and result.fault == "dead"
     episode = read_episode(result.episode_path)
     assert episode.meta.status == "complete" and episode.meta.outcome.success is None
     assert episode.steps and "environment failed" in episode.steps[-1].error

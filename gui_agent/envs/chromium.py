@@ -193,6 +193,34 @@ def sweep_stale_temp_dirs(min_age_s: float = 60.0) -> list[Path]:
     return removed
 
 
+def kill_orphaned_browsers(owner_pid: int) -> list[int]:
+    """SIGKILL what is left of the browsers a process that is now gone had started.
+
+    For a worker that was killed outright (its browsers normally die with it through the
+    parent-death signal, but a browser frozen by SIGSTOP leaves frozen helpers behind):
+    every process whose command line carries one of ``owner_pid``'s temp dirs is killed
+    (never anything by name), and the dirs are removed. Returns the PIDs signalled.
+    Refuses to act while ``owner_pid`` is still running.
+    """
+    if process_state(owner_pid) not in (None, "Z"):
+        return []
+    killed: list[int] = []
+    for folder in Path(tempfile.gettempdir()).glob(TEMP_PREFIX + "*"):
+        try:
+            if int((folder / "owner").read_text().strip()) != owner_pid:
+                continue
+        except (OSError, ValueError):
+            continue
+        for pid in _processes_mentioning(folder):
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+        shutil.rmtree(folder, ignore_errors=True)
+    return killed
+
+
 def process_state(pid: int) -> str | None:
     """The one-letter state of ``pid`` from /proc (``R``, ``S``, ``T`` stopped, ``Z``), or None if gone."""
     try:

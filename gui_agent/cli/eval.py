@@ -1,0 +1,171 @@
+"""``gui-agent eval SUITE``: k tries per task on parallel workers; pass@1, pass@k, pass^k, cost."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+EXAMPLES = """\
+examples:
+  gui-agent eval miniwob --repeats 8 --workers 2 --out runs/oracle-k8
+  gui-agent eval datasets/tasks/miniwob/click-*.yaml --policy random:1 --repeats 4
+  gui-agent eval miniwob --repeats 8 --out runs/oracle-k8 --resume      # after Ctrl-C or a kill
+  gui-agent eval miniwob --ray --workers 4                              # local Ray (or $RAY_ADDRESS)
+  gui-agent eval miniwob --ray 10.0.0.5:6379 --workers 16               # a Ray cluster
+
+SUITE is task files, folders of task files, or a named suite (a folder under
+datasets/tasks/, e.g. miniwob). Try r of a task uses seed SEED+r (--same-seed: SEED).
+
+Output (OUT/): ledger.jsonl (one line per finished episode, written as it finishes),
+results.json, results.md, cost_effectiveness.png, run.json, episodes/. pass@1 comes with
+its 95% Wilson interval; pass@k and pass^k (all k tries succeed) are unbiased estimates
+averaged over tasks. Environment failures (browser died or hung on every attempt) are
+counted apart and never scored. Exit status: 0 done, 3 some episodes could not be scored
+(environment failures), 2 bad input, 130 interrupted (resume with --resume).
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "eval",
+        help="evaluate a policy on a task suite: pass@1/pass@k/pass^k, cost, env failures apart",
+        description="Run a policy k times on every task of a suite, in parallel local processes or on Ray; "
+        "stream results to a ledger, and report success, reliability and cost per task and overall.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("suite", nargs="+", help="task files, folders of them, or a named suite (miniwob)")
+    parser.add_argument("--policy", default="oracle", help="oracle, random[:SEED], replay:DIR or py:module:Name (default: oracle)")
+    parser.add_argument("--repeats", "-k", type=_positive, default=1, help="tries per task, the k of pass@k/pass^k (default: 1)")
+    parser.add_argument("--workers", "-j", type=_positive, default=1, help="parallel workers, each with its own browser (default: 1)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="run the workers as Ray actors: on the cluster at ADDRESS, or $RAY_ADDRESS / a new local Ray")
+    parser.add_argument("--out", type=Path, help="run folder (default: runs/eval-<time>; needed with --resume)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out, redoing only unfinished episodes")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first try (default: 0)")
+    parser.add_argument("--same-seed", action="store_true", help="every try of a task uses --seed (same instance)")
+    parser.add_argument("--seeds", type=_seed_list, help="explicit seeds, one per try, e.g. 0-9 or 3,17,40 (sets --repeats)")
+    parser.add_argument("--max-attempts", type=_positive, default=3, help="tries of an episode whose environment failed (default: 3)")
+    parser.add_argument("--on-loop", choices=("stop", "warn"), default="stop", help="doom loop: end the episode, or tell the policy")
+    parser.add_argument("--max-tokens", type=_positive, help="token budget per episode (input + output)")
+    parser.add_argument("--headed", action="store_true", help="show the browsers (needs $DISPLAY)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, only the results")
+    parser.set_defaults(handler=handle)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _seed_list(text: str) -> list[int]:
+    from gui_agent.cli.run import _seed_range
+
+    return _seed_range(text)
+
+
+def handle(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from rich.console import Console
+
+    from gui_agent.errors import GuiAgentError
+    from gui_agent.evaluate.run import EvalOptions, evaluate_suite
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=200)  # a log file: room for the whole table
+    if args.resume and args.out is None:
+        console.print("[red]error:[/red] --resume needs --out (the run folder to continue)")
+        return 2
+    if args.seeds:
+        args.repeats = len(args.seeds)
+    out = args.out or Path("runs") / f"eval-{dt.datetime.now().strftime('%Y%m%dT%H%M%S')}"
+    options = EvalOptions(
+        suite=list(args.suite), policy=args.policy, repeats=args.repeats, out_dir=out, workers=args.workers,
+        ray=args.ray is not None, ray_address=args.ray or None, resume=args.resume, seed=args.seed,
+        same_seed=args.same_seed, seeds=args.seeds, max_attempts=args.max_attempts, on_loop=args.on_loop, max_tokens=args.max_tokens,
+        headless=False if args.headed else None,
+    )
+    progress = _Progress(console, quiet=args.quiet)
+    try:
+        with progress:
+            results = evaluate_suite(options, on_start=progress.start, on_record=progress.record, on_note=progress.note)
+    except KeyboardInterrupt:
+        console.print(f"[yellow]interrupted[/yellow]; finished episodes are in {out}/ledger.jsonl. Continue with:\n"
+                      f"  gui-agent eval {' '.join(args.suite)} --repeats {args.repeats} --policy {args.policy} --out {out} --resume",
+                      soft_wrap=True)
+        return 130
+    except (GuiAgentError, ValueError, OSError, RuntimeError) as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        return 2
+    _print_results(console, results, out)
+    return 3 if results["unscored"] else 0
+
+
+class _Progress:
+    """A live bar (episodes done, successes, env failures) that also prints worker notes."""
+
+    def __init__(self, console, *, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+        self.console = console
+        self.quiet = quiet
+        self.bar = None
+        self.task = None
+        self.counts = {"ok": 0, "fail": 0, "env": 0}
+
+    def __enter__(self) -> _Progress:
+        if not self.quiet:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+            self.bar = Progress(TextColumn("eval"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                TimeRemainingColumn(), TextColumn("{task.fields[counts]}"), console=self.console,
+                                transient=True)
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def start(self, to_run: int, planned: int) -> None:
+        if planned > to_run:
+            self.console.print(f"resuming: {planned - to_run} of {planned} episodes already in the ledger, {to_run} to run")
+        if self.bar is not None:
+            self.task = self.bar.add_task("eval", total=to_run, counts="")
+
+    def record(self, entry: dict) -> None:  # type: ignore[type-arg]
+        key = "env" if entry.get("success") is None else "ok" if entry["success"] else "fail"
+        self.counts[key] += 1
+        if self.bar is not None and self.task is not None:
+            c = self.counts
+            self.bar.update(self.task, advance=1, counts=f"[green]{c['ok']} ok[/green] [red]{c['fail']} failed[/red] [yellow]{c['env']} env[/yellow]")
+
+    def note(self, text: str) -> None:
+        self.console.print(f"[yellow]note:[/yellow] {text}", soft_wrap=True)
+
+
+def _print_results(console, results: dict, out: Path) -> None:  # type: ignore[no-untyped-def,type-arg]
+    from rich.table import Table
+
+    from gui_agent.evaluate.report import table_rows
+
+    header, rows = table_rows(results)
+    table = Table(title=f"{results['run'].get('policy')}: {results['overall']['tasks']} tasks x {results['k']} tries",
+                  title_justify="left")
+    for index, name in enumerate(header):
+        table.add_column(name, justify="left" if index == 0 else "right", no_wrap=True, min_width=len(name))
+    for index, row in enumerate(rows):
+        table.add_row(*row, end_section=index == len(rows) - 2)
+    console.print(table)
+    overall = results["overall"]
+    if overall["env_faults"]:
+        console.print("environment faults (all attempts): " + ", ".join(f"{k} {v}" for k, v in overall["env_faults"].items()))
+    if results["run"].get("episodes_per_s"):
+        console.print(f"throughput: {results['run']['episodes_per_s']:.2f} episodes/s")
+    console.print(f"results: {out}/results.json, {out}/results.md, {out}/cost_effectiveness.png; ledger: {out}/ledger.jsonl",
+                  soft_wrap=True)

@@ -1,0 +1,154 @@
+"""From ledger records to results: per task and overall, as JSON, Markdown and a console table.
+
+Only scored episodes (``success`` true or false) enter the success metrics; an episode
+whose environment failed on every attempt (``success`` None) is counted apart, with its
+fault. Faults that were retried away are counted too (``env_faults``): an environment
+that needs three tries per episode is worth knowing about even when every score is in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from gui_agent.episode.writer import write_json_atomic
+from gui_agent.evaluate.metrics import mean, pass_at_k, pass_hat_k, wilson_interval
+
+RESULTS_JSON = "results.json"
+RESULTS_MD = "results.md"
+_USAGE_KEYS = ("input_tokens", "output_tokens", "images")
+
+
+def _round(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _group(records: list[dict[str, Any]], k: int) -> dict[str, Any]:
+    """Metrics of a group of records (one task's, or all of them pooled)."""
+    scored = [r for r in records if r.get("success") is not None]
+    n, c = len(scored), sum(1 for r in scored if r["success"])
+    usage = {key: sum(int((r.get("usage") or {}).get(key, 0)) for r in scored) for key in _USAGE_KEYS}
+    ci = wilson_interval(c, n)
+    faults = Counter(f.get("fault") or "error" for r in records for f in r.get("env_failures") or [])
+    for r in records:  # an item given up without per-attempt records (a lost worker)
+        if r.get("success") is None and not r.get("env_failures"):
+            faults[r.get("fault") or "error"] += 1
+    return {
+        "episodes": len(records),
+        "scored": n,
+        "successes": c,
+        "pass@1": _round(c / n if n else None),
+        "pass@1_ci95": [round(ci[0], 4), round(ci[1], 4)] if ci else None,
+        "mean_reward": _round(mean([float(r.get("reward") or 0.0) for r in scored])),
+        "mean_steps": _round(mean([float(r.get("steps") or 0) for r in scored]), 2),
+        "mean_wall_s": _round(mean([float(r.get("duration_s") or 0.0) for r in scored]), 3),
+        "usage": usage,
+        "tokens_per_episode": _round((usage["input_tokens"] + usage["output_tokens"]) / n if n else None, 1),
+        "env_failures": len(records) - n,
+        "env_faults": dict(sorted(faults.items())),
+        "retried_episodes": sum(1 for r in scored if r.get("env_failures")),
+        "terminations": dict(sorted(Counter(r.get("termination") or "?" for r in records).items())),
+        "guard_events": dict(sorted(Counter(f"{e['guard']}:{e['kind']}" for r in records for e in r.get("guard_events") or []).items())),
+    }
+
+
+def summarize(records: Iterable[dict[str, Any]], *, k: int, run: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Results of an evaluation from its ledger records.
+
+    Args:
+        records: one per episode (the ledger's latest line per key).
+        k: the number of tries per task, for pass@k and pass^k.
+        run: the run's manifest (policy, suite...), copied into the results.
+    """
+    by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    everything = list(records)
+    for record in everything:
+        by_task[record["task_id"]].append(record)
+    tasks = []
+    for task_id in sorted(by_task):
+        group = _group(by_task[task_id], k)
+        n, c = group["scored"], group["successes"]
+        group["pass@k"] = _round(pass_at_k(n, c, k))
+        group["pass^k"] = _round(pass_hat_k(n, c, k))
+        group["pass^j"] = {str(j): _round(pass_hat_k(n, c, j)) for j in range(1, k + 1)}
+        tasks.append({"task_id": task_id, **group})
+    overall = _group(everything, k)
+    for name in ("pass@k", "pass^k"):
+        values = [t[name] for t in tasks if t[name] is not None]
+        overall[name] = _round(mean(values))
+    overall["pass^j"] = {str(j): _round(mean([t["pass^j"][str(j)] for t in tasks if t["pass^j"][str(j)] is not None])) for j in range(1, k + 1)}
+    overall["tasks"] = len(tasks)
+    overall["tasks_with_k_scored"] = sum(1 for t in tasks if t["pass@k"] is not None)
+    unscored = [{"key": r["key"], "fault": r.get("fault"), "reason": r.get("reason"), "episode": r.get("episode")}
+                for r in everything if r.get("success") is None]
+    return {"k": k, "run": run or {}, "overall": overall, "tasks": tasks, "unscored": unscored}
+
+
+def write_results(out_dir: Path, results: dict[str, Any]) -> tuple[Path, Path]:
+    """Write ``results.json`` and ``results.md``; return their paths."""
+    json_path, md_path = out_dir / RESULTS_JSON, out_dir / RESULTS_MD
+    write_json_atomic(json_path, results)
+    md_path.write_text(to_markdown(results), encoding="utf-8")
+    return json_path, md_path
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _ci(value: list[float] | None) -> str:
+    return "-" if not value else f"[{100 * value[0]:.1f}, {100 * value[1]:.1f}]"
+
+
+def table_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows (tasks, then the overall line) of the readable results table."""
+    k = results["k"]
+    header = ["task", "n", "pass@1 %", "95% CI", f"pass@{k} %", f"pass^{k} %", "reward", "steps", "wall s", "tokens/ep", "env fail", "guards"]
+    rows = []
+    for entry in [*results["tasks"], {"task_id": "ALL (tasks averaged for pass@k, pass^k)", **results["overall"]}]:
+        rows.append([
+            entry["task_id"], f"{entry['successes']}/{entry['scored']}", _pct(entry["pass@1"]), _ci(entry["pass@1_ci95"]),
+            _pct(entry["pass@k"]), _pct(entry["pass^k"]),
+            "-" if entry["mean_reward"] is None else f"{entry['mean_reward']:.2f}",
+            "-" if entry["mean_steps"] is None else f"{entry['mean_steps']:.1f}",
+            "-" if entry["mean_wall_s"] is None else f"{entry['mean_wall_s']:.2f}",
+            "-" if not entry["tokens_per_episode"] else f"{entry['tokens_per_episode']:.0f}",
+            str(entry["env_failures"]) + (f" ({sum(entry['env_faults'].values())} faults)" if entry["env_faults"] else ""),
+            str(sum(entry["guard_events"].values())) if entry["guard_events"] else "-",
+        ])
+    return header, rows
+
+
+def to_markdown(results: dict[str, Any]) -> str:
+    """The results as a Markdown page: headline, per-task table, environment failures."""
+    run, overall, k = results["run"], results["overall"], results["k"]
+    lines = [f"# Evaluation: {run.get('policy', '?')} on {', '.join(map(str, run.get('suite', []))) or '?'}", ""]
+    lines.append(
+        f"{overall['tasks']} tasks x {k} tries: pass@1 {_pct(overall['pass@1'])} % {_ci(overall['pass@1_ci95'])}, "
+        f"pass@{k} {_pct(overall['pass@k'])} %, pass^{k} {_pct(overall['pass^k'])} % "
+        f"({overall['scored']} scored episodes, {overall['env_failures']} environment failures not scored)."
+    )
+    curve = ", ".join(f"pass^{j} {_pct(v)}" for j, v in overall["pass^j"].items())
+    lines += ["", f"Reliability: {curve}.", ""]
+    if run.get("episodes_per_s"):
+        lines += [f"Throughput: {run['episodes_per_s']:.2f} episodes/s on {run.get('workers', '?')} {run.get('backend', '')} worker(s).", ""]
+    header, rows = table_rows(results)
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    if overall["env_faults"]:
+        lines += ["", "Environment faults (every attempt, retried or not): "
+                  + ", ".join(f"{kind} {count}" for kind, count in overall["env_faults"].items()) + "."]
+    if results["unscored"]:
+        lines += ["", "## Not scored (the environment failed on every attempt)", ""]
+        lines += [f"- `{u['key']}`: {u['fault']}: {u['reason']}" for u in results["unscored"]]
+    if overall["guard_events"]:
+        lines += ["", "Guard events: " + ", ".join(f"{kind} {count}" for kind, count in overall["guard_events"].items()) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def load_results(out_dir: Path) -> dict[str, Any]:
+    return json.loads((out_dir / RESULTS_JSON).read_text(encoding="utf-8"))

@@ -1,0 +1,203 @@
+"""An evaluation run from start to results: plan, resume, run on workers, stream, report.
+
+:func:`evaluate_suite` is what ``gui-agent eval`` calls. It plans one
+:class:`~gui_agent.evaluate.work.WorkItem` per task and try, skips those the ledger
+already has (``resume``), runs the rest on local workers or Ray, appends each record to
+the ledger the moment it arrives, and finally writes ``results.json``, ``results.md``
+and the plot. Everything is in the output folder::
+
+    <out>/run.json                 what the run is, and each session's throughput
+    <out>/ledger.jsonl             one line per finished episode (streamed)
+    <out>/episodes/<task>/repeat-NNN/<episode_id>/   the trajectories (one per attempt)
+    <out>/results.json, results.md, cost_effectiveness.png
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gui_agent.evaluate.ledger import LEDGER_FILE, Ledger, read_ledger, read_manifest, resume_conflicts, write_manifest
+from gui_agent.evaluate.plot import PLOT_FILE, plot_cost_effectiveness
+from gui_agent.evaluate.report import summarize, write_results
+from gui_agent.evaluate.suite import resolve_suite
+from gui_agent.evaluate.work import Scheduler, WorkItem, item_key
+from gui_agent.evaluate.worker import WorkerConfig
+
+#: Seconds a worker may need beyond the task's own limits per attempt (browser start, evaluation).
+ATTEMPT_OVERHEAD_S = 60.0
+
+
+@dataclass
+class EvalOptions:
+    """The settings of an evaluation run (the ``gui-agent eval`` options).
+
+    Attributes:
+        suite: task files, folders, or named suites.
+        policy: policy spec (see :func:`gui_agent.evaluate.worker.make_policy`).
+        repeats: tries per task (k).
+        out_dir: the run's folder.
+        workers: parallel workers.
+        ray: run the workers as Ray actors; ``ray_address`` picks the cluster.
+        resume: continue the run in ``out_dir``, redoing only unfinished episodes.
+        seed: seed of try 0; try r uses ``seed + r`` (or ``seed`` with ``same_seed``).
+        seeds: explicit seeds, one per try (overrides repeats, seed and same_seed).
+        max_attempts: tries of an episode whose environment failed.
+        on_loop / max_tokens / headless: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
+    """
+
+    suite: list[str]
+    policy: str = "oracle"
+    repeats: int = 1
+    out_dir: Path = Path("runs/eval")
+    workers: int = 1
+    ray: bool = False
+    ray_address: str | None = None
+    resume: bool = False
+    seed: int = 0
+    same_seed: bool = False
+    seeds: list[int] | None = None
+    max_attempts: int = 3
+    on_loop: str = "stop"
+    max_tokens: int | None = None
+    headless: bool | None = None
+
+
+def plan(task_files: list[Path], options: EvalOptions) -> list[WorkItem]:
+    """One work item per task and try, tasks in suite order."""
+    from gui_agent.task import load_task
+
+    items: list[WorkItem] = []
+    seen: dict[str, Path] = {}
+    for path in task_files:
+        task = load_task(path)
+        if task.id in seen:
+            raise ValueError(f"task id {task.id!r} is in both {seen[task.id]} and {path}")
+        seen[task.id] = path
+        per_attempt = task.limits.episode_timeout_s + ATTEMPT_OVERHEAD_S
+        for repeat in range(options.repeats):
+            if options.seeds:
+                seed = options.seeds[repeat]
+            else:
+                seed = options.seed if options.same_seed else options.seed + repeat
+            items.append(WorkItem(key=item_key(task.id, repeat), task_file=str(path), task_id=task.id, repeat=repeat,
+                                  seed=seed, deadline_s=options.max_attempts * per_attempt))
+    return items
+
+
+def _manifest(options: EvalOptions, task_files: list[Path]) -> dict[str, Any]:
+    return {"suite": [str(s) for s in options.suite], "task_files": [str(p) for p in task_files], "policy": options.policy,
+            "repeats": options.repeats, "seed": options.seed, "same_seed": options.same_seed, "seeds": options.seeds,
+            "max_attempts": options.max_attempts, "on_loop": options.on_loop, "max_tokens": options.max_tokens,
+            "sessions": []}
+
+
+def evaluate_suite(
+    options: EvalOptions,
+    *,
+    on_start: Callable[[int, int], None] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) an evaluation and write its results; return them (see :func:`summarize`).
+
+    Args:
+        options: the run's settings.
+        on_start: called with (episodes to run now, episodes in the plan).
+        on_record: called with each ledger record as it is written.
+        on_note: called with notes (a worker replaced...).
+
+    Raises:
+        ValueError: bad suite or settings, an existing run without ``resume``, or a
+            resume with settings that differ from the run's.
+        RuntimeError: workers could not start.
+    """
+    out = Path(options.out_dir)
+    if options.seeds:
+        options.repeats = len(options.seeds)
+    task_files = resolve_suite(options.suite)
+    items = plan(task_files, options)
+    manifest = _manifest(options, task_files)
+    old = read_manifest(out)
+    if options.resume:
+        if old is None:
+            raise ValueError(f"{out}: nothing to resume (no run.json); run without --resume first")
+        conflicts = resume_conflicts(old, manifest)
+        if conflicts:
+            raise ValueError(f"{out}: the run was made with other settings: " + "; ".join(conflicts))
+        manifest["sessions"] = old.get("sessions", [])
+    elif old is not None or (out / LEDGER_FILE).exists():
+        raise ValueError(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    done = read_ledger(out / LEDGER_FILE)
+    pending = [item for item in items if item.key not in done]
+    session: dict[str, Any] = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                               "backend": "ray" if options.ray else "local", "workers": options.workers,
+                               "resumed": options.resume, "planned": len(items), "to_run": len(pending)}
+    manifest["sessions"].append(session)
+    write_manifest(out, manifest)
+    if on_start is not None:
+        on_start(len(pending), len(items))
+    config = WorkerConfig(policy=options.policy, out_dir=str(out.resolve()), max_attempts=options.max_attempts,
+                          on_loop=options.on_loop, max_tokens=options.max_tokens, headless=options.headless)
+    if options.ray:
+        from gui_agent.evaluate.ray_pool import RayPool
+
+        pool: Any = RayPool(config, workers=options.workers, address=options.ray_address)
+    else:
+        from gui_agent.evaluate.local_pool import LocalPool
+
+        pool = LocalPool(config, workers=options.workers)
+    finished = 0
+    started = time.monotonic()
+
+    def record(entry: dict[str, Any]) -> None:
+        nonlocal finished
+        episode = entry.get("episode")
+        if episode:
+            try:
+                entry["episode"] = str(Path(episode).resolve().relative_to(out.resolve()))
+            except ValueError:
+                pass
+        ledger.append(entry)
+        done[entry["key"]] = entry
+        finished += 1
+        if on_record is not None:
+            on_record(entry)
+
+    with Ledger(out / LEDGER_FILE) as ledger:
+        try:
+            if pending:
+                pool.run(Scheduler(pending), record, on_note)
+        finally:
+            wall = time.monotonic() - started
+            session.update(finished_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                           wall_s=round(wall, 3), episodes=finished,
+                           episodes_per_s=round(finished / wall, 4) if wall > 0 and finished else None)
+            write_manifest(out, manifest)
+    return report(out, items=items, k=options.repeats)
+
+
+def report(out: Path, *, items: list[WorkItem] | None = None, k: int | None = None) -> dict[str, Any]:
+    """(Re)compute and write the results of the run in ``out`` from its ledger."""
+    manifest = read_manifest(out) or {}
+    records = read_ledger(out / LEDGER_FILE)
+    if items is not None:
+        wanted = {item.key for item in items}
+        records = {key: r for key, r in records.items() if key in wanted}
+    k = k or int(manifest.get("repeats", 1))
+    last = (manifest.get("sessions") or [{}])[-1]
+    run = {key: manifest.get(key) for key in ("suite", "policy", "repeats", "seed", "same_seed", "seeds", "max_attempts", "on_loop", "max_tokens")}
+    run.update(workers=last.get("workers"), backend=last.get("backend"), episodes_per_s=last.get("episodes_per_s"),
+               planned=len(items) if items is not None else None, finished=len(records))
+    results = summarize(records.values(), k=k, run=run)
+    write_results(out, results)
+    plot_cost_effectiveness(results, out / PLOT_FILE)
+    return results
+
+
+__all__ = ["EvalOptions", "evaluate_suite", "plan", "report"]

@@ -1,0 +1,116 @@
+"""What runs an evaluation's episodes, in any process: a local worker or a Ray actor.
+
+An :class:`EpisodeWorker` holds one policy and one open environment (kept across the
+episodes of a task, see :class:`gui_agent.runner.EnvSlot`) and turns a
+:class:`~gui_agent.evaluate.work.WorkItem` into a ledger record with
+:func:`gui_agent.runner.run_with_retries`: an environment that dies or hangs is torn
+down and rebuilt and the episode run again, up to ``max_attempts`` times.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import os
+import re
+import socket
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gui_agent.policy import Policy
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    """Everything a worker needs; plain data, so it pickles to another process or machine.
+
+    Attributes:
+        policy: a policy spec (see :func:`make_policy`).
+        out_dir: the run's folder; episodes go to ``<out_dir>/episodes/<task>/<repeat>/``.
+        max_attempts: tries of an episode whose environment failed.
+        on_loop: the doom-loop guard's action, ``stop`` or ``warn``.
+        max_tokens: token budget per episode (None: none).
+        headless: override the tasks' headless setting (None keeps it).
+    """
+
+    policy: str
+    out_dir: str
+    max_attempts: int = 3
+    on_loop: str = "stop"
+    max_tokens: int | None = None
+    headless: bool | None = None
+
+
+def make_policy(spec: str) -> Policy:
+    """Build a policy from a spec: ``oracle``, ``random[:SEED]``, ``replay:DIR`` (see
+    :func:`models.policies.load_policy`), or ``py:package.module:Name`` for any importable
+    class or factory called with no arguments (your own policy)."""
+    if spec.startswith("py:"):
+        module, _, attr = spec[3:].rpartition(":")
+        if not module or not attr:
+            raise ValueError(f"expected py:package.module:Name, got {spec!r}")
+        factory = getattr(importlib.import_module(module), attr)
+        return factory()
+    from models.policies import load_policy
+
+    return load_policy(spec)
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "task"
+
+
+class EpisodeWorker:
+    """Runs work items one after another in this process."""
+
+    def __init__(self, config: WorkerConfig) -> None:
+        from gui_agent.guards import Budget  # noqa: F401 - fail early if the package is broken
+        from gui_agent.runner import EnvSlot
+
+        self.config = config
+        self.policy = make_policy(config.policy)
+        self.slot = EnvSlot(headless=config.headless)
+        self.current_task: str | None = None
+        self.name = f"{socket.gethostname()}:{os.getpid()}"
+        self._tasks: dict[str, Any] = {}
+
+    def run(self, item: Any) -> dict[str, Any]:
+        """Run one work item (retrying environment failures) and return its ledger record."""
+        from gui_agent.guards import Budget
+        from gui_agent.runner import run_with_retries
+        from gui_agent.task import load_task
+
+        task = self._tasks.get(item.task_file)
+        if task is None:
+            task = self._tasks[item.task_file] = load_task(item.task_file)
+        self.current_task = item.task_id
+        out = Path(self.config.out_dir) / "episodes" / _safe(item.task_id) / f"repeat-{item.repeat:03d}"
+        record: dict[str, Any] = {"key": item.key, "task_id": item.task_id, "task_file": item.task_file,
+                                  "repeat": item.repeat, "seed": item.seed, "worker": self.name}
+        try:
+            result = run_with_retries(
+                task, self.policy, slot=self.slot, out_dir=out, seed=item.seed,
+                max_attempts=self.config.max_attempts, on_loop=self.config.on_loop,
+                budget=Budget.from_limits(task.limits, max_tokens=self.config.max_tokens),
+            )
+        except Exception as exc:  # noqa: BLE001 - a bug must not end the run; it is reported, never scored
+            self.slot.discard()
+            record.update(success=None, reward=0.0, steps=0, duration_s=0.0, termination="env_error", fault="internal",
+                          reason=f"internal error: {type(exc).__name__}: {exc}", traceback=traceback.format_exc(limit=8),
+                          attempts=1, env_failures=[], usage={}, guard_events=[], episode=None)
+        else:
+            record.update(
+                success=None if result.env_failed else result.success,
+                reward=result.reward, steps=result.steps, duration_s=result.duration_s,
+                termination=result.termination, reason=result.reason, fault=result.fault,
+                attempts=result.attempts, env_failures=result.env_failures, usage=result.usage,
+                guard_events=[{k: e[k] for k in ("guard", "kind", "message")} for e in result.guard_events],
+                episode=str(result.episode_path),
+            )
+        record["finished_at"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
+        return record
+
+    def close(self) -> None:
+        self.slot.close()

@@ -1,0 +1,42 @@
+"""Fixtures of the evaluation tests: a private temp dir per test (so leftover processes can be
+found in /proc by it) and clean-up of the processes a test started."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+from eval_procs import wait_until_none_mention
+
+
+@pytest.fixture
+def private_tmp() -> Iterator[str]:
+    """A short temp dir for the run's browsers (TMPDIR); at the end nothing may mention it."""
+    folder = tempfile.mkdtemp(prefix="gae-", dir="/tmp")
+    try:
+        yield folder
+    finally:
+        left = wait_until_none_mention(folder)
+        for pid in left:  # clean up by PID even when the test failed
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(folder, ignore_errors=True)
+        assert not left, f"processes left running: {left}"
+
+
+@pytest.fixture
+def kill_on_exit() -> Iterator[list[subprocess.Popen]]:
+    """Processes a test started; any still running at the end are killed by PID."""
+    procs: list[subprocess.Popen] = []
+    yield procs
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)

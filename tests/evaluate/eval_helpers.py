@@ -1,0 +1,76 @@
+"""Helpers for the evaluation tests: ``gui-agent eval`` run as a real subprocess, its ledger read."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from eval_procs import alive
+
+HERE = Path(__file__).resolve().parent
+MINIWOB = HERE.parents[1] / "datasets" / "tasks" / "miniwob"
+
+
+def cli_env(tmpdir: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["TMPDIR"] = tmpdir
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+def start_eval(args: list[str], tmpdir: str) -> subprocess.Popen[str]:
+    """``gui-agent eval ARGS`` as a subprocess (stdout and stderr together, as text)."""
+    return subprocess.Popen([sys.executable, "-m", "gui_agent", "eval", *args], env=cli_env(tmpdir),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def finish(proc: subprocess.Popen[str], timeout_s: float = 240) -> tuple[int, str]:
+    try:
+        out, _ = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        raise AssertionError(f"gui-agent eval did not finish in {timeout_s} s:\n{out}")
+    return proc.returncode, out
+
+
+def ledger_lines(out: Path) -> list[dict]:
+    path = out / "ledger.jsonl"
+    if not path.exists():
+        return []
+    lines = []
+    for line in path.read_text().splitlines():
+        try:
+            lines.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    return lines
+
+
+def wait_for(predicate, timeout_s: float = 120, what: str = "condition", proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"the run ended (rc {proc.returncode}) before {what}:\n{proc.stdout.read() if proc.stdout else ''}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read().decode("ascii", "replace")
+        except OSError:
+            continue
+        if int(stat[stat.rfind(")") + 2 :].split()[1]) == pid and alive(int(entry)):
+            found.append(int(entry))
+    return found
