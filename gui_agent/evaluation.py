@@ -240,6 +240,10 @@ class _Walker:
 
     def _leaf(self, check: Check) -> Callable[[dict[str, Any]], None]:
         """The function that evaluates a leaf check into a report."""
+        from gui_agent import evaluation_desktop  # files, spreadsheets, e-mail
+
+        if evaluation_desktop.is_desktop_check(check):
+            return partial(evaluation_desktop.evaluate_desktop_check, check, self.probe)
         if isinstance(check, MiniwobRewardCheck):
             return partial(self._miniwob_reward, check.miniwob_reward)
         if isinstance(check, UrlMatchesCheck):

@@ -22,7 +22,7 @@ from gui_agent.actions import Done, action_to_text
 from gui_agent.envs.base import Env, Observation
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import ActorInfo, EpisodeWriter, Outcome, TaskInfo
-from gui_agent.errors import ActionParseError, EnvDiedError, EnvError, EnvHungError, PageError
+from gui_agent.errors import ActionParseError, EnvDiedError, EnvError, EnvHungError, GuiAgentError, PageError
 from gui_agent.evaluation import EvalResult, evaluate
 from gui_agent.guards import Budget, BudgetMeter, EnvWrapper, OnLoop, guard_env
 from gui_agent.policy import Policy, PolicyOutput, TaskContext
@@ -205,6 +205,13 @@ def _evaluated(task: Task, env: Env, answer: str | None, outcome: Outcome) -> Ou
         return outcome.model_copy(update={"detail": {"reason": "the task has no evaluator"}})
     try:
         env.run_steps(list(task.post_steps))
+    except EnvError as exc:
+        return _env_failure(exc, f"post step failed: {exc}")
+    except GuiAgentError as exc:
+        # The environment is fine but the state the agent left lets a post step (say,
+        # saving the file) fail: that is a failed task, judged and recorded, not a crash.
+        return outcome.model_copy(update={"success": False, "reward": 0.0, "detail": {"post_step_error": str(exc)}})
+    try:
         result: EvalResult = evaluate(task.evaluator, env, answer=answer)  # type: ignore[arg-type]
     except EnvError as exc:
         return _env_failure(exc, f"evaluation failed: {exc}")

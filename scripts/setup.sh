@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(xvfb xdotool chromium x11-utils xauth fonts-dejavu-core)
+APT_PACKAGES=(xvfb xdotool chromium x11-utils xauth fonts-dejavu-core openbox libreoffice-calc thunderbird)
 TORCH_PIN="torch==2.13.0"   # a CPU wheel; a bare 'torch' pulls a multi-GB CUDA build
 
 missing=()

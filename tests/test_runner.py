@@ -148,3 +148,13 @@ def test_random_policy_fails_where_the_oracle_succeeds(name: str, tmp_path: Path
         environment.close()
     assert all(r.success for r in oracle)
     assert sum(r.success for r in random_runs) <= 1
+
+
+def test_a_failing_post_step_is_a_failed_task_not_a_crash(task, env, tmp_path: Path) -> None:
+    from gui_agent.task import load_task_text
+
+    text = CLICK_BUTTON.read_text() + "post_steps:\n  - wait_for: {selector: '#never-there', timeout_s: 0.2}\n"
+    with_post = load_task_text(text, "with_post.yaml")
+    result = run_episode(with_post, load_policy("oracle"), out_dir=tmp_path, seed=3, env=env)
+    assert not result.success and result.termination == "done"
+    assert "never-there" in read_episode(result.episode_path).meta.outcome.detail["post_step_error"]

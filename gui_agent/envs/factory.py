@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from gui_agent.envs.base import Env
 from gui_agent.errors import GuiAgentError
-from gui_agent.task import BrowserEnvironment, Task
+from gui_agent.task import BrowserEnvironment, DesktopEnvironment, Task
 
 
 def make_env(task: Task, *, headless: bool | None = None, display: str | None = None) -> Env:
@@ -16,8 +16,9 @@ def make_env(task: Task, *, headless: bool | None = None, display: str | None = 
 
     Args:
         task: a loaded task file.
-        headless: override the task's ``headless`` setting (None keeps it).
-        display: X display for a headed browser (default: $DISPLAY).
+        headless: override the task's ``headless`` setting (None keeps it; browsers only).
+        display: X display for a headed browser (default: $DISPLAY). A desktop task
+            always runs on a display of its own.
     """
     spec = task.environment
     if isinstance(spec, BrowserEnvironment):
@@ -37,4 +38,15 @@ def make_env(task: Task, *, headless: bool | None = None, display: str | None = 
         from gui_agent.envs.browser import BrowserEnv
 
         return BrowserEnv(url=spec.resolved_url(), **common)  # type: ignore[arg-type]
+    if isinstance(spec, DesktopEnvironment):
+        from gui_agent.envs.desktop import DesktopEnv
+
+        return DesktopEnv(
+            screen=(spec.screen.width, spec.screen.height),
+            apps=tuple(spec.apps),
+            window_manager=spec.window_manager,
+            mail=spec.mail.model_dump() if spec.mail is not None else None,
+            task_dir=task.task_dir,
+            step_timeout_s=task.limits.step_timeout_s,
+        )
     raise GuiAgentError(f"task {task.id}: environment kind {spec.kind!r} has no environment class yet")

@@ -1,5 +1,9 @@
 """Evaluator checks: the tree deciding whether a task succeeded, each node written as a
-one-key mapping (``all_of: [...]``, ``url_matches: {pattern: ...}``)."""
+one-key mapping (``all_of: [...]``, ``url_matches: {pattern: ...}``).
+
+Browser checks are defined here; desktop checks (files, spreadsheets, e-mail) in
+:mod:`gui_agent.task.desktop_checks`. The combinators combine both.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,20 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from gui_agent.task._base import NonBlank, Regex, _Model, _SingleKey, _single_key_union
+from gui_agent.task.desktop_checks import (
+    DESKTOP_CHECK_TYPES,
+    CellFormulaCheck,
+    CellRangeCheck,
+    CellStyleCheck,
+    CellValueCheck,
+    EmailReceivedCheck,
+    FileContainsCheck,
+    FileEqualCheck,
+    FileExistsCheck,
+    SheetDataEqualCheck,
+    SheetLayoutCheck,
+    SheetNamesCheck,
+)
 
 
 class MiniwobRewardArgs(_Model):
@@ -134,12 +152,20 @@ class NotCheck(_SingleKey):
 #: Every check type, combinators first, in the order error messages list them.
 CHECK_TYPES: tuple[type[_SingleKey], ...] = (
     AllOfCheck, AnyOfCheck, NotCheck, MiniwobRewardCheck, UrlMatchesCheck, PageContainsCheck,
-    ElementTextCheck, ElementValueCheck, JsTruthyCheck, AnswerEqualsCheck,
+    ElementTextCheck, ElementValueCheck, JsTruthyCheck, AnswerEqualsCheck, *DESKTOP_CHECK_TYPES,
 )
+#: The leaf checks each environment kind can evaluate (``answer_equals`` works everywhere).
+CHECKS_BY_ENVIRONMENT: dict[str, frozenset[str]] = {
+    "browser": frozenset(t.name for t in (MiniwobRewardCheck, UrlMatchesCheck, PageContainsCheck, ElementTextCheck,
+                                          ElementValueCheck, JsTruthyCheck, AnswerEqualsCheck)),
+    "desktop": frozenset(t.name for t in DESKTOP_CHECK_TYPES) | {AnswerEqualsCheck.name},
+}
 if TYPE_CHECKING:
     Check: TypeAlias = (
         AllOfCheck | AnyOfCheck | NotCheck | MiniwobRewardCheck | UrlMatchesCheck | PageContainsCheck
         | ElementTextCheck | ElementValueCheck | JsTruthyCheck | AnswerEqualsCheck
+        | FileExistsCheck | FileContainsCheck | FileEqualCheck | CellValueCheck | CellFormulaCheck | CellRangeCheck
+        | SheetNamesCheck | CellStyleCheck | SheetLayoutCheck | SheetDataEqualCheck | EmailReceivedCheck
     )
 else:
     Check = _single_key_union("check", CHECK_TYPES)

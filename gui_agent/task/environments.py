@@ -1,9 +1,8 @@
 """Where a task happens: the environment kinds, chosen by ``kind``.
 
-Adding an environment kind (``desktop``): define a model with ``kind:
-Literal["desktop"]`` deriving from :class:`_EnvironmentBase`, and add it to the
-:data:`Environment` union below; the loader, the error messages and
-``gui-agent validate`` pick it up from there.
+Adding an environment kind: define a model with ``kind: Literal[...]`` deriving from
+:class:`_EnvironmentBase`, and add it to the :data:`Environment` union below; the loader,
+the error messages and ``gui-agent validate`` pick it up from there.
 """
 
 from __future__ import annotations
@@ -12,8 +11,10 @@ import re
 from typing import Annotated, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
-from gui_agent.task._base import PositiveInt, _Model
+from gui_agent.task._base import NonBlank, PositiveInt, _Model
+from gui_agent.task.desktop_paths import DesktopApp
 from gui_agent.task.miniwob_pages import miniwob_task_file
 
 #: ``url: miniwob:click-button`` means ``miniwob/html/miniwob/click-button.html``.
@@ -93,9 +94,47 @@ class BrowserEnvironment(_EnvironmentBase):
         return miniwob_task_file(task).as_uri() if task is not None else self.url
 
 
-#: Every environment kind, chosen by ``kind``. Extension point: a desktop environment is
-#: added as ``BrowserEnvironment | DesktopEnvironment``.
-Environment = Annotated[BrowserEnvironment, Field(discriminator="kind")]
+class Screen(_Model):
+    """Size of the virtual screen in pixels; screenshots (and action coordinates) use it."""
+
+    width: int = Field(default=1280, strict=True, ge=320, le=7680)
+    height: int = Field(default=800, strict=True, ge=240, le=4320)
+
+
+class MailSettings(_Model):
+    """The user's mail identity. With it, the environment runs a loopback SMTP server
+    (which the ``email_received`` check reads) and sets up the mail client for it."""
+
+    address: NonBlank = "me@example.test"
+    name: NonBlank = "Alex Doe"
+
+
+class DesktopEnvironment(_EnvironmentBase):
+    """A virtual X desktop (Xvfb + a window manager) with real apps, driven through XTEST.
+
+    ``apps`` are the apps the task uses (checked installed and prepared when the
+    environment starts; setup steps launch them). ``window_manager: none`` runs apps
+    without one (no window titles from EWMH, no focus handling).
+    """
+
+    kind: Literal["desktop"]
+    screen: Screen = Field(default_factory=Screen)
+    apps: list[DesktopApp] = Field(default_factory=list)
+    window_manager: Literal["openbox", "none"] = "openbox"
+    mail: MailSettings | None = None
+
+    @model_validator(mode="after")
+    def _mail_client_needs_mail(self) -> DesktopEnvironment:
+        if "thunderbird" in self.apps and self.mail is None:
+            raise PydanticCustomError(
+                "mail", "the thunderbird app needs 'mail' (the user's address) to set up its account",
+                {"key": "apps"},
+            )
+        return self
+
+
+#: Every environment kind, chosen by ``kind``.
+Environment = Annotated[BrowserEnvironment | DesktopEnvironment, Field(discriminator="kind")]
 
 
 def _environment_kinds() -> list[str]:

@@ -27,7 +27,9 @@ def load_task(path: str | Path) -> Task:
         raise TaskFileError(path, f"not UTF-8 text: {exc}") from None
     except OSError as exc:
         raise TaskFileError(path, f"cannot read the file: {exc.strerror or exc}") from None
-    return load_task_text(text, path)
+    task = load_task_text(text, path)
+    task._file = path.resolve()
+    return task
 
 
 def load_task_text(text: str, path_for_messages: str | Path = "<string>") -> Task:

@@ -1,5 +1,10 @@
 """Setup steps: what prepares the environment before the agent acts (and after, in
-``post_steps``), each written as a one-key mapping (``- goto: {url: ...}``)."""
+``post_steps``), each written as a one-key mapping (``- goto: {url: ...}``).
+
+Browser steps are defined here; desktop steps in :mod:`gui_agent.task.desktop_steps`.
+Which environment kind runs which steps is :data:`STEPS_BY_ENVIRONMENT` (``sleep`` runs
+everywhere); a task using a step its environment cannot run is rejected when loaded.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,19 @@ from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 from pydantic import Field, field_validator
 
 from gui_agent.task._base import NonBlank, PositiveFloat, _Model, _SingleKey, _single_key_union
+from gui_agent.task.desktop_steps import (
+    DESKTOP_STEP_TYPES,
+    ActivateWindowStep,
+    CloseWindowStep,
+    DeliverMailStep,
+    HotkeyStep,
+    LaunchStep,
+    OpenFileStep,
+    PlaceFileStep,
+    RunCommandStep,
+    WaitForFileStep,
+    WaitForWindowStep,
+)
 
 
 class GotoArgs(_Model):
@@ -87,9 +105,19 @@ class SleepStep(_SingleKey):
     sleep: SleepArgs
 
 
+_BROWSER_STEP_TYPES: tuple[type[_SingleKey], ...] = (GotoStep, WaitForStep, ClickStep, FillStep, RunJsStep, SleepStep)
 #: Every setup step type, in the order error messages list them.
-STEP_TYPES: tuple[type[_SingleKey], ...] = (GotoStep, WaitForStep, ClickStep, FillStep, RunJsStep, SleepStep)
+STEP_TYPES: tuple[type[_SingleKey], ...] = _BROWSER_STEP_TYPES + DESKTOP_STEP_TYPES
+#: The steps each environment kind can run.
+STEPS_BY_ENVIRONMENT: dict[str, frozenset[str]] = {
+    "browser": frozenset(t.name for t in _BROWSER_STEP_TYPES),
+    "desktop": frozenset(t.name for t in DESKTOP_STEP_TYPES) | {SleepStep.name},
+}
 if TYPE_CHECKING:  # what type checkers see; pydantic validates through the tagged union below
-    SetupStep: TypeAlias = GotoStep | WaitForStep | ClickStep | FillStep | RunJsStep | SleepStep
+    SetupStep: TypeAlias = (
+        GotoStep | WaitForStep | ClickStep | FillStep | RunJsStep | SleepStep | PlaceFileStep | LaunchStep
+        | RunCommandStep | WaitForWindowStep | OpenFileStep | ActivateWindowStep | CloseWindowStep | HotkeyStep
+        | WaitForFileStep | DeliverMailStep
+    )
 else:
     SetupStep = _single_key_union("setup step", STEP_TYPES)

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from gui_agent.actions import normalize_key
 from gui_agent.errors import ActionError
 from gui_agent.task._base import NonBlank, PositiveFloat, PositiveInt, Regex, _Model
-from gui_agent.task.checks import Check
+from gui_agent.task.checks import CHECKS_BY_ENVIRONMENT, AllOfCheck, AnyOfCheck, Check, NotCheck
 from gui_agent.task.dumping import dump_task
 from gui_agent.task.environments import Environment
-from gui_agent.task.setup_steps import SetupStep
+from gui_agent.task.setup_steps import STEPS_BY_ENVIRONMENT, SetupStep
 
 
 class Limits(_Model):
@@ -107,6 +108,51 @@ class Task(_Model):
     post_steps: list[SetupStep] = Field(default_factory=list)
     limits: Limits = Field(default_factory=Limits)
     guards: Guards = Field(default_factory=Guards)
+    # The file the task was loaded from (set by load_task); not part of the file's data.
+    _file: Path | None = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        # Where a task was loaded from is not part of the task: equal data, equal tasks.
+        if not isinstance(other, Task):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like every pydantic model
+
+    @property
+    def task_dir(self) -> Path | None:
+        """The folder of the task file it was loaded from (files it ships are relative to it)."""
+        return self._file.parent if self._file is not None else None
+
+    @model_validator(mode="after")
+    def _steps_and_checks_fit_the_environment(self) -> Task:
+        kind = self.environment.kind
+        steps_ok = STEPS_BY_ENVIRONMENT[kind]
+        for section in ("setup", "post_steps"):
+            for index, step in enumerate(getattr(self, section)):
+                if step.name not in steps_ok:
+                    raise PydanticCustomError(
+                        "step_kind", "{where} is a '{step}' step, which a {kind} environment cannot run; its steps are: {ok}",
+                        {"where": f"{section}[{index}]", "kind": kind, "step": step.name,
+                         "ok": ", ".join(sorted(steps_ok)), "key": section},
+                    )
+        needs_mail = [s.name for s in (*self.setup, *self.post_steps) if s.name == "deliver_mail"]
+        if self.evaluator is not None:
+            needs_mail += [c.name for c in _leaves(self.evaluator) if c.name == "email_received"]
+        if needs_mail and getattr(self.environment, "mail", None) is None:
+            raise PydanticCustomError(
+                "mail", "'{what}' needs the environment's mail server: add 'mail: {example}' to the environment",
+                {"what": needs_mail[0], "example": "{address: ...}", "key": "environment"},
+            )
+        if self.evaluator is not None:
+            checks_ok = CHECKS_BY_ENVIRONMENT[kind]
+            for check in _leaves(self.evaluator):
+                if check.name not in checks_ok:
+                    raise PydanticCustomError(
+                        "check_kind", "a {kind} environment cannot evaluate the check '{check}'; its checks are: {ok}",
+                        {"kind": kind, "check": check.name, "ok": ", ".join(sorted(checks_ok)), "key": "evaluator"},
+                    )
+        return self
 
     @model_validator(mode="after")
     def _instruction_source(self) -> Task:
@@ -135,3 +181,13 @@ class Task(_Model):
     def model_dump_yaml(self, *, full: bool = False) -> str:
         """This task as task-file YAML; see :func:`dump_task`."""
         return dump_task(self, full=full)
+
+
+def _leaves(check: Any) -> list[Any]:
+    """The leaf checks of a check tree."""
+    if isinstance(check, (AllOfCheck, AnyOfCheck)):
+        members = check.all_of if isinstance(check, AllOfCheck) else check.any_of
+        return [leaf for member in members for leaf in _leaves(member)]
+    if isinstance(check, NotCheck):
+        return _leaves(check.not_)
+    return [check]

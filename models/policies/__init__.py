@@ -1,6 +1,7 @@
 """Policies the runner can drive, chosen by a short spec string on the command line.
 
-Specs: ``oracle`` (scripted MiniWoB++ solver reading the DOM), ``random`` or
+Specs: ``oracle`` (scripted MiniWoB++ solver reading the DOM), ``desktop-oracle``
+(scripted solver of the desktop suites), ``random`` or
 ``random:SEED``, ``replay:EPISODE_DIR``. Each policy's module is imported only when
 chosen, so choosing the oracle never loads torch.
 """
@@ -11,6 +12,7 @@ from gui_agent.policy import Policy
 
 POLICY_SPECS: dict[str, str] = {
     "oracle": "scripted MiniWoB++ solver that reads the DOM (demonstrations, reference)",
+    "desktop-oracle": "scripted solver of the desktop suites (real clicks and keys through XTEST)",
     "random": "random clicks/typing/keys; 'random:SEED' to choose the seed",
     "replay": "'replay:EPISODE_DIR' plays a recorded episode's actions",
 }
@@ -23,6 +25,10 @@ def load_policy(spec: str) -> Policy:
         from models.policies.miniwob_oracle import MiniWobOraclePolicy
 
         return MiniWobOraclePolicy()
+    if name == "desktop-oracle":
+        from models.policies.desktop_oracle import DesktopOraclePolicy
+
+        return DesktopOraclePolicy()
     if name == "random":
         from models.policies.random_policy import RandomPolicy
 
