@@ -167,7 +167,7 @@ def test_time_budget_truncates_with_the_reason(guard_task, guard_env, protected,
     result = run_episode(guard_task, Scripted([Wait(0.3)]), out_dir=tmp_path, seed=0, env=guard_env,
                          budget=Budget(max_steps=100, max_seconds=1.0))
     assert result.termination == "truncated" and result.reason == "episode time limit reached (1 s)"
-    assert 1 <= result.steps <= 4 and time.monotonic() - started < 5  # the clock includes the page load
+    assert result.steps <= 4 and time.monotonic() - started < 15  # the clock includes the page load
 
 
 def test_budget_meter_counts_and_names_the_first_budget_spent() -> None:
