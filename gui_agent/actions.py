@@ -238,6 +238,23 @@ ACTION_TYPES: tuple[type, ...] = (Click, Move, Drag, Scroll, Type, Hotkey, Wait,
 _BY_KIND: dict[str, Any] = {cls.kind: cls for cls in ACTION_TYPES}  # type: ignore[attr-defined]
 
 
+def off_screen_error(action: Action, width: int, height: int) -> str | None:
+    """Why ``action`` cannot be performed on a ``width`` x ``height`` screen, or None if it can.
+
+    Environments report this as ``last_action_error`` instead of acting.
+    """
+    if isinstance(action, Drag):
+        points = [(action.x1, action.y1), (action.x2, action.y2)]
+    elif isinstance(action, (Click, Move, Scroll)):
+        points = [(action.x, action.y)]
+    else:
+        return None
+    for x, y in points:
+        if not (0 <= x < width and 0 <= y < height):
+            return f"{action.kind} at ({x}, {y}) is outside the {width}x{height} screen"
+    return None
+
+
 def action_to_dict(action: Action) -> dict[str, Any]:
     """Serialise an action as ``{"kind": ..., **fields}`` (the form in steps.jsonl)."""
     data: dict[str, Any] = {"kind": action.kind}

@@ -65,7 +65,7 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait, action_to_text
+from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait, action_to_text, off_screen_error
 from gui_agent.envs.base import Env, Observation, StepResult
 from gui_agent.envs.chromium import DEFAULT_EXECUTABLE, ChromiumProcess
 from gui_agent.envs.dom_snapshot import DOM_SNAPSHOT_JS
@@ -722,17 +722,7 @@ class BrowserEnv(Env):
 
     # -------------------------------------------------------------- acting (loop)
     def _check_in_screen(self, action: Action) -> str | None:
-        width, height = self.viewport
-        if isinstance(action, Drag):
-            points = [(action.x1, action.y1), (action.x2, action.y2)]
-        elif isinstance(action, (Click, Move, Scroll)):
-            points = [(action.x, action.y)]
-        else:
-            return None
-        for x, y in points:
-            if not (0 <= x < width and 0 <= y < height):
-                return f"{action.kind} at ({x}, {y}) is outside the {width}x{height} screen"
-        return None
+        return off_screen_error(action, *self.viewport)
 
     async def _active_page(self) -> Any:
         """On the loop: the active page; a new blank one if the page closed its last tab."""

@@ -91,7 +91,7 @@ TEMP_PREFIX = "gui-agent-chromium-"
 
 _INSTALL_HINT = (
     "install Debian's Chromium with `sudo apt-get install chromium` "
-    "(never `playwright install`), or pass executable=... to use another Chromium binary"
+    "(Playwright's own browser download cannot work here), or pass executable=... to use another Chromium binary"
 )
 
 

@@ -48,13 +48,10 @@ from typing import Any, TypeVar
 
 from gui_agent.actions import (
     Action,
-    Click,
     Done,
-    Drag,
-    Move,
-    Scroll,
     Wait,
     action_to_text,
+    off_screen_error,
 )
 from gui_agent.envs.app_activity import cpu_time_ns
 from gui_agent.envs.base import Env, Observation, StepResult
@@ -342,17 +339,7 @@ class DesktopEnv(Env):
         )
 
     def _check_in_screen(self, action: Action) -> str | None:
-        width, height = self.screen
-        if isinstance(action, Drag):
-            points = [(action.x1, action.y1), (action.x2, action.y2)]
-        elif isinstance(action, (Click, Move, Scroll)):
-            points = [(action.x, action.y)]
-        else:
-            return None
-        for x, y in points:
-            if not (0 <= x < width and 0 <= y < height):
-                return f"{action.kind} at ({x}, {y}) is outside the {width}x{height} screen"
-        return None
+        return off_screen_error(action, *self.screen)
 
     def _require_session(self) -> None:
         if self._failure is not None:
