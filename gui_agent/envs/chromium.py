@@ -171,15 +171,16 @@ def _emergency_cleanup(proc: subprocess.Popen[bytes] | None, tmp: Path) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-def sweep_stale_temp_dirs(min_age_s: float = 60.0) -> list[Path]:
+def sweep_stale_temp_dirs(min_age_s: float = 60.0, *, prefix: str = TEMP_PREFIX) -> list[Path]:
     """Remove temp dirs left by processes that died without cleaning up (``os._exit``, SIGKILL).
 
-    A dir is stale when the Python process that made it (its ``owner`` file) is gone and no
-    live process mentions it on its command line. Returns the removed dirs.
+    A dir (named ``prefix*``, holding an ``owner`` file with the creating PID) is stale when
+    that Python process is gone and no live process mentions it on its command line.
+    Browsers and desktop sessions share this sweep. Returns the removed dirs.
     """
     removed: list[Path] = []
     now = time.time()
-    for folder in Path(tempfile.gettempdir()).glob(TEMP_PREFIX + "*"):
+    for folder in Path(tempfile.gettempdir()).glob(prefix + "*"):
         try:
             if now - folder.stat().st_mtime < min_age_s:
                 continue

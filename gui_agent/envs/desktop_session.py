@@ -22,12 +22,11 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gui_agent.envs.chromium import process_state
+from gui_agent.envs.chromium import sweep_stale_temp_dirs
 from gui_agent.envs.desktop_apps import AppContext, AppSpec, get_app
 from gui_agent.envs.mail_server import SmtpServer
 from gui_agent.envs.owned_process import OwnedProcess, describe_exit
@@ -54,20 +53,7 @@ class LaunchedApp:
 
 def sweep_stale_sessions(min_age_s: float = 60.0) -> list[Path]:
     """Remove session folders whose owning Python process is gone (it was killed)."""
-    removed: list[Path] = []
-    now = time.time()
-    for folder in Path(tempfile.gettempdir()).glob(TEMP_PREFIX + "*"):
-        try:
-            if now - folder.stat().st_mtime < min_age_s:
-                continue
-            owner = int((folder / "owner").read_text().strip())
-        except (OSError, ValueError):
-            continue
-        if owner == os.getpid() or process_state(owner) not in (None, "Z"):
-            continue
-        shutil.rmtree(folder, ignore_errors=True)
-        removed.append(folder)
-    return removed
+    return sweep_stale_temp_dirs(min_age_s, prefix=TEMP_PREFIX)
 
 
 class DesktopSession:
