@@ -11,7 +11,7 @@ import importlib
 import sys
 
 #: Subcommand modules, in the order ``--help`` lists them.
-COMMAND_MODULES = ("run", "validate", "show", "record", "review", "eval", "export", "import_dataset", "import_osworld")
+COMMAND_MODULES = ("run", "validate", "show", "record", "review", "eval", "export", "import_dataset", "import_osworld", "train")
 
 
 def build_parser() -> argparse.ArgumentParser:
