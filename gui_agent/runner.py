@@ -21,7 +21,7 @@ from typing import Any, Callable
 from gui_agent.actions import Done, action_to_text
 from gui_agent.envs.base import Env, Observation
 from gui_agent.envs.factory import make_env
-from gui_agent.episode import ActorInfo, EpisodeWriter, Outcome, TaskInfo
+from gui_agent.episode import ActorInfo, EpisodeWriter, FrameFormat, Outcome, TaskInfo
 from gui_agent.errors import ActionParseError, EnvDiedError, EnvError, EnvHungError, GuiAgentError, PageError
 from gui_agent.evaluation import EvalResult, evaluate
 from gui_agent.guards import Budget, BudgetMeter, EnvWrapper, OnLoop, guard_env
@@ -90,6 +90,7 @@ def run_episode(
     on_step: StepCallback | None = None,
     budget: Budget | None = None,
     on_loop: OnLoop = "stop",
+    frame_format: FrameFormat = "png",
 ) -> RunResult:
     """Run ``policy`` on ``task`` once and write the episode under ``out_dir``.
 
@@ -102,8 +103,9 @@ def run_episode(
             caller then closes it). The task's guards are wrapped around it either way.
         headless / display: override the task's browser display settings.
         on_step: progress callback.
-        budget: what the episode may spend (default: the task's limits, no token limit).
+        budget: what the episode may spend (default: the task's limits, tokens included).
         on_loop: what the doom-loop guard does, ``"stop"`` the episode or ``"warn"`` the policy.
+        frame_format: how the episode's frames are stored, ``png`` or (lossless, ~3x smaller) ``webp``.
 
     Returns:
         The result; the episode folder is complete (or ``env_error``) in every case
@@ -120,11 +122,11 @@ def run_episode(
             obs, _ = guarded.reset(seed=seed, options={"setup": list(task.setup)})
         except (EnvError, PageError) as exc:
             # A task that cannot even start is never the agent's failure.
-            writer = _create_writer(task, env, policy, out_dir, seed, instruction=task.instruction or "")
+            writer = _create_writer(task, env, policy, out_dir, seed, instruction=task.instruction or "", frame_format=frame_format)
             reason = f"setup failed: {exc}" if isinstance(exc, PageError) else str(exc)
             return _finish(writer, task, seed, meter, _env_failure(exc, reason), [])
         instruction = task.instruction or obs.instruction
-        writer = _create_writer(task, env, policy, out_dir, seed, instruction=instruction)
+        writer = _create_writer(task, env, policy, out_dir, seed, instruction=instruction, frame_format=frame_format)
         policy.reset(TaskContext(task_id=task.id, instruction=instruction, seed=seed))
         outcome = _loop(task, policy, guarded, writer, obs, meter, on_step)
         events = guarded.finish_episode() if isinstance(guarded, EnvWrapper) and outcome.termination != "env_error" else []
@@ -134,13 +136,15 @@ def run_episode(
             env.close()
 
 
-def _create_writer(task: Task, env: Env, policy: Policy, out_dir: str | Path, seed: int | None, *, instruction: str) -> EpisodeWriter:
+def _create_writer(task: Task, env: Env, policy: Policy, out_dir: str | Path, seed: int | None, *, instruction: str,
+                   frame_format: FrameFormat = "png") -> EpisodeWriter:
     return EpisodeWriter.create(
         out_dir,
         task=TaskInfo(id=task.id, instruction=instruction, source=task.source),
         env=env.env_info(),
         actor=ActorInfo(type="policy", name=policy.name),
         labels={"seed": seed} if seed is not None else {},
+        frame_format=frame_format,
     )
 
 

@@ -12,10 +12,12 @@ from typing import Any
 
 from gui_agent.episode.format import (
     EPISODE_FILE,
+    FRAMES_DIR,
     STEPS_FILE,
     TEMP_SUFFIX,
     Outcome,
     Stats,
+    frame_format_of,
     frame_path,
 )
 from gui_agent.episode.reader import Episode, read_episode
@@ -26,6 +28,7 @@ def trim(path: str | Path, start: int, end: int | None = None) -> Episode:
     """Keep steps ``[start, end)``; the frame before step ``end`` becomes the final frame."""
     folder = Path(path)
     episode = read_episode(folder)
+    frame_format = episode.meta.frame_format
     n = len(episode.steps)
     end = n if end is None else min(end, n)
     if not 0 <= start < end:
@@ -37,14 +40,16 @@ def trim(path: str | Path, start: int, end: int | None = None) -> Episode:
     for new_index, step in enumerate(kept):
         update: dict[str, Any] = {"index": new_index}
         if step.frame_before:
-            update["frame_before"] = frame_path(new_index)
-            renames.append((step.frame_before, frame_path(new_index)))
+            dst = frame_path(new_index, frame_format_of(step.frame_before) or frame_format)
+            update["frame_before"] = dst
+            renames.append((step.frame_before, dst))
         lines.append(step.model_copy(update=update).model_dump_json(exclude_defaults=True))
     # Old frames that are no longer referenced go away; kept ones move down (ascending: safe).
     keep_sources = {src for src, _ in renames} | ({final_src} if final_src else set())
-    for frame in sorted((folder / "frames").glob("*.png")):
-        rel = f"frames/{frame.name}"
-        if rel not in keep_sources:
+    keep_sources |= {step.frame_after for step in kept if step.frame_after}  # kept as they are
+    for frame in sorted((folder / FRAMES_DIR).iterdir()):
+        rel = f"{FRAMES_DIR}/{frame.name}"
+        if frame.is_file() and rel not in keep_sources:
             frame.unlink()
     final_tmp = None
     if final_src:
@@ -54,7 +59,7 @@ def trim(path: str | Path, start: int, end: int | None = None) -> Episode:
         if src != dst:
             os.replace(folder / src, folder / dst)
     if final_tmp is not None:
-        os.replace(final_tmp, folder / frame_path(len(kept)))
+        os.replace(final_tmp, folder / frame_path(len(kept), frame_format))
     tmp = folder / (STEPS_FILE + TEMP_SUFFIX)
     tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     os.replace(tmp, folder / STEPS_FILE)

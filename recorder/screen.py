@@ -4,7 +4,9 @@ The thread grabs the whole virtual screen (all monitors, mss ``monitors[0]``) ``
 times a second into a small ring; nothing is encoded until a frame becomes a keyframe.
 :meth:`ScreenCapture.frame_before` answers "what did the screen show just before time t":
 the newest frame whose grab started at or before ``t``, so an action's own result (which
-the app paints after it received the input) is not in it. Memory is the ring (a few raw
+the app paints after it received the input) is not in it. Only finished grabs count: a
+grab still running when the input arrives (a 1080p grab takes ~10 ms) may already show the
+result, since an app like Chromium repaints within that time. Memory is the ring (a few raw
 frames) plus the keyframes the session still holds.
 
 Every ``layout_check_s`` the monitor layout is read again; if it changed, :attr:`error`
@@ -54,6 +56,16 @@ def screen_layout(sct: Any) -> list[dict[str, int]]:
     return [{k: int(m[k]) for k in ("left", "top", "width", "height")} for m in sct.monitors]
 
 
+def monitor_at(monitors: list[dict[str, int]], x: int, y: int) -> int | None:
+    """Index into ``monitors`` (without the union) of the monitor showing point (x, y) of the
+    recorded image, or None for a point no monitor shows. With several monitors this is what
+    lets a step be cropped to the screen the annotator was looking at."""
+    for index, m in enumerate(monitors):
+        if m["left"] <= x < m["left"] + m["width"] and m["top"] <= y < m["top"] + m["height"]:
+            return index
+    return None
+
+
 class ScreenCapture:
     """A thread grabbing the whole screen into a ring of recent frames.
 
@@ -78,6 +90,12 @@ class ScreenCapture:
         self.error: str | None = None
         self.layout: list[dict[str, int]] = []
         self.grabs = 0
+        #: Grab cadence, for the episode's labels: the longest time between two grabs and how
+        #: many came over twice the interval late. A keyframe's staleness is bounded by the gap
+        #: its action fell into, so these say whether a stale keyframe was the machine's doing
+        #: (this thread, or the X server, not scheduled in time) or the grab rate's.
+        self.max_gap_s = 0.0
+        self.late_grabs = 0
 
     def start(self, timeout_s: float = 10.0) -> None:
         self._thread = threading.Thread(target=self._run, name="screen-capture", daemon=True)
@@ -125,11 +143,19 @@ class ScreenCapture:
             return
         area = self.layout[0]
         next_check = time.monotonic() + self.layout_check_s
+        last_t: float | None = None
         try:
             while not self._stop.is_set():
                 started = time.monotonic()
-                if not self.paused():
+                if self.paused():
+                    last_t = None
+                else:
                     t = self.clock.now()
+                    if last_t is not None:
+                        gap = t - last_t
+                        self.max_gap_s = max(self.max_gap_s, gap)
+                        self.late_grabs += gap > 2 * self.interval
+                    last_t = t
                     if self.blank():
                         frame = Frame(t, area["width"], area["height"], None)
                     else:

@@ -3,11 +3,15 @@
 Measures the recorder process only (/proc): CPU as % of one core, peak and final RSS and
 RSS growth (second half vs first half of the session), disk per minute of the episode, event
 loss (events xdotool sent vs lines in events.jsonl) and keyframe staleness (action time
-minus its keyframe's grab time, from steps.jsonl).
+minus its keyframe's grab time, from steps.jsonl). Then it re-encodes the session's own
+keyframes with every lossless option (PNG levels, WebP lossless efforts) and prints, per
+option, the size per keyframe, the encode CPU per keyframe and the disk per minute this
+session would have used with it: the baseline (PNG level 1, the old default) in the same run.
 
-    python scripts/bench_recorder.py              # the 2-minute session of the issue
-    python scripts/bench_recorder.py --seconds 30 # shorter
-    python scripts/bench_recorder.py --video-fps 2 # with the continuous video
+    python scripts/bench_recorder.py                      # the 2-minute session of the issue
+    python scripts/bench_recorder.py --seconds 30         # shorter
+    python scripts/bench_recorder.py --frame-format png   # the recorder writing PNG keyframes
+    python scripts/bench_recorder.py --video-fps 2        # with the continuous video
 """
 
 from __future__ import annotations
@@ -53,15 +57,67 @@ def proc_sample(pid: int) -> tuple[float, int]:
     return cpu, rss
 
 
+#: Every lossless keyframe encoding considered: Pillow save options.
+OPTIONS: dict[str, dict[str, object]] = {
+    "png level 1 (old default)": {"format": "PNG", "compress_level": 1},
+    "png level 6": {"format": "PNG", "compress_level": 6},
+    "png level 9": {"format": "PNG", "compress_level": 9},
+    "png optimize": {"format": "PNG", "optimize": True},
+    "webp lossless method 0, quality 0": {"format": "WEBP", "lossless": True, "method": 0, "quality": 0},
+    "webp lossless method 1, quality 0 (recorder default)": {"format": "WEBP", "lossless": True, "method": 1, "quality": 0},
+    "webp lossless method 4, quality 0": {"format": "WEBP", "lossless": True, "method": 4, "quality": 0},
+    "webp lossless method 1, quality 100": {"format": "WEBP", "lossless": True, "method": 1, "quality": 100},
+    "webp lossless method 4, quality 100": {"format": "WEBP", "lossless": True, "method": 4, "quality": 100},
+}
+
+
+def encode_options(episode: Path, n_steps: int, duration_s: float, episode_bytes: int, n_frames: int) -> dict[str, dict[str, float]]:
+    """Re-encode ``n_frames`` of the session's keyframes with each option: KB and CPU ms per
+    keyframe (checked lossless), and the disk per minute of this session had its keyframes
+    been written so (the other files as they are)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from gui_agent.episode import read_episode
+
+    recorded = read_episode(episode)
+    rels = [s.frame_before for s in recorded.steps if s.frame_before]
+    rels = rels[:: max(1, len(rels) // n_frames)][:n_frames]  # spread over the session (the page fills up)
+    pixels = [recorded.load_frame(rel) for rel in rels]
+    frame_files = [p for p in (episode / "frames").iterdir() if p.is_file()]
+    other_bytes = episode_bytes - sum(p.stat().st_size for p in frame_files)
+    out: dict[str, dict[str, float]] = {}
+    for name, options in OPTIONS.items():
+        sizes, cpu = [], []
+        for array in pixels:
+            image = Image.fromarray(array)
+            buf = io.BytesIO()
+            started = time.process_time()
+            image.save(buf, **options)  # type: ignore[arg-type]
+            cpu.append(time.process_time() - started)
+            sizes.append(buf.tell())
+            assert np.array_equal(np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB")), array), name
+        kb = sum(sizes) / len(sizes) / 1024
+        mb_per_min = (other_bytes + len(frame_files) * kb * 1024) / 2**20 / (duration_s / 60)
+        out[name] = {"kb_per_keyframe": round(kb, 1), "encode_cpu_ms_median": round(1000 * sorted(cpu)[len(cpu) // 2], 1),
+                     "session_mb_per_min": round(mb_per_min, 2)}
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=120.0, help="length of the scripted session (default: 120)")
     parser.add_argument("--fps", type=float, default=40.0, help="recorder keyframe grab rate (default: 40)")
     parser.add_argument("--video-fps", type=float, default=0.0, help="also record screen.mp4 at this rate (default: 0, none)")
+    parser.add_argument("--frame-format", choices=("webp", "png"), default="webp", help="keyframe files (default: webp, the recorder's)")
+    parser.add_argument("--options-frames", type=int, default=12, help="keyframes re-encoded per option (default: 12)")
     args = parser.parse_args()
 
     from gui_agent.envs.chromium import ChromiumProcess
 
+    load_before = os.getloadavg()
     tmp = Path(tempfile.mkdtemp(prefix="bench_recorder_"))
     read_fd, write_fd = os.pipe()
     xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
@@ -83,6 +139,7 @@ def main() -> int:
         page.goto((tmp / "page.html").as_uri())
         rec = subprocess.Popen([sys.executable, "-m", "gui_agent", "record", "--task", "bench", "--out", str(tmp / "rec"),
                                 "--display", display, "--fps", str(args.fps), "--video-fps", str(args.video_fps),
+                                "--frame-format", args.frame_format,
                                 "--success", "--notes", ""],
                                cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         first = rec.stdout.readline()
@@ -168,21 +225,11 @@ def main() -> int:
         "staleness_ms_median_p95_max": [round(1000 * stale[len(stale) // 2], 1), round(1000 * stale[int(len(stale) * 0.95)], 1),
                                         round(1000 * stale[-1], 1)],
     }
-    # What the keyframes would weigh at other PNG levels (the writer uses level 1 for speed).
-    import io
-
-    from PIL import Image
-
-    sample = sorted((episode / "frames").glob("*.png"))[:10]
-    sizes: dict[str, float] = {}
-    for level in (1, 6, 9):
-        total = 0
-        for frame in sample:
-            buf = io.BytesIO()
-            Image.open(frame).save(buf, format="PNG", compress_level=level)
-            total += buf.tell()
-        sizes[f"level_{level}"] = round(total / max(1, len(sample)) / 1024, 1)
-    result["keyframe_png_kb_by_level"] = sizes
+    result["load_average_1_5_15_before_after"] = [[round(v, 2) for v in load_before], [round(v, 2) for v in os.getloadavg()]]
+    result["frame_format"] = args.frame_format
+    # Staleness is bounded by the grab gap its action fell into: the recorder counts them.
+    result["screen_grabs"] = json.loads((episode / "episode.json").read_text())["labels"].get("screen_grabs")
+    result["keyframe_options"] = encode_options(episode, len(steps), duration, size, args.options_frames)
     print(json.dumps(result, indent=1))
     shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -13,6 +13,7 @@ examples:
   gui-agent record --display :99 --out recordings --stop-key ctrl+alt+q
   gui-agent record --task "..." --success --notes "took the long way" --duration 60
   gui-agent record --recover --out recordings                       # repair crashed recordings
+  gui-agent record --task "..." --frame-format png                  # PNG keyframes (default: lossless WebP)
 
 Stop with the stop chord (default ctrl+alt+s), Ctrl-C or SIGTERM; pause/resume with the
 pause chord (default ctrl+alt+p) or SIGUSR1: while paused nothing is captured. At stop you
@@ -37,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--fps", type=float, default=40.0, help="screen grabs per second for keyframes (default: 40)")
     parser.add_argument("--video-fps", type=float, default=0.0,
                         help="also write a continuous screen.mp4 at this rate, e.g. 2 (default: 0 = no video; needs PyAV)")
+    parser.add_argument("--frame-format", choices=("webp", "png"), default="webp",
+                        help="keyframe files, both lossless: webp (default; ~3x smaller at the same CPU) or png")
     parser.add_argument("--pause-key", default="ctrl+alt+p", help="chord that pauses/resumes (default: ctrl+alt+p)")
     parser.add_argument("--stop-key", default="ctrl+alt+s", help="chord that stops (default: ctrl+alt+s)")
     parser.add_argument("--mask-title", help="regex of window titles whose keys are masked and frames blanked "
@@ -83,7 +86,7 @@ def handle(args: argparse.Namespace) -> int:
         pause_chord=args.pause_key, stop_chord=args.stop_key,
         mask_pattern=DEFAULT_MASK_PATTERN if args.mask_title is None else (args.mask_title or None),
         reduce=ReduceConfig(drag_px=args.drag_px), env_kind="browser" if args.browser else "desktop",
-        app="chromium" if args.browser else None, video_fps=args.video_fps,
+        app="chromium" if args.browser else None, video_fps=args.video_fps, frame_format=args.frame_format,
     )
     if args.annotator:
         config.annotator = args.annotator

@@ -6,6 +6,7 @@ from gui_agent.episode.format import (
     ActorInfo,
     EnvInfo,
     EpisodeMeta,
+    FrameFormat,
     Outcome,
     ScreenSize,
     StepRecord,
@@ -17,6 +18,6 @@ from gui_agent.episode.recover import recover
 from gui_agent.episode.writer import EpisodeWriter
 
 __all__ = [
-    "FORMAT_VERSION", "ActorInfo", "EnvInfo", "Episode", "EpisodeMeta", "EpisodeWriter", "Outcome",
+    "FORMAT_VERSION", "ActorInfo", "EnvInfo", "Episode", "EpisodeMeta", "EpisodeWriter", "FrameFormat", "Outcome",
     "ScreenSize", "StepRecord", "TaskInfo", "Usage", "read_episode", "read_meta", "recover",
 ]

@@ -10,7 +10,8 @@ An episode is a folder::
       steps.jsonl    one StepRecord per line, appended and flushed as each step happens
       events.jsonl   raw input events (recorder only), linked to steps by index ranges
       frames/        frames/000007.png is the screen just before step 7; the frame after
-                     the last step has the index len(steps)
+                     the last step has the index len(steps). The files are lossless PNG or
+                     lossless WebP, as episode.json's ``frame_format`` says (PNG when absent)
       screen.mp4     optional continuous video (with screen_timestamps.json)
 """
 
@@ -29,16 +30,32 @@ EVENTS_FILE = "events.jsonl"
 FRAMES_DIR = "frames"
 VIDEO_FILE = "screen.mp4"
 VIDEO_TIMESTAMPS_FILE = "screen_timestamps.json"
-FRAME_TEMPLATE = "frames/{index:06d}.png"
+FRAME_TEMPLATE = "frames/{index:06d}.{format}"
 #: Files being written end with this suffix until they are renamed into place.
 TEMP_SUFFIX = ".tmp"
 
 Status = Literal["recording", "complete", "recovered"]
 
+#: How an episode's frames are stored; both are lossless (pixels come back exactly).
+#: ``png`` is what every reader of images knows; ``webp`` (lossless) is ~3x smaller for
+#: screens at about the same encode cost, which is what keeps a recorder light on disk.
+FrameFormat = Literal["png", "webp"]
+FRAME_FORMATS: tuple[FrameFormat, ...] = ("png", "webp")
+#: The frame format of episodes whose episode.json does not name one (all written before it could).
+DEFAULT_FRAME_FORMAT: FrameFormat = "png"
 
-def frame_path(index: int) -> str:
+
+def frame_path(index: int, frame_format: FrameFormat = DEFAULT_FRAME_FORMAT) -> str:
     """Relative path of the frame seen before step ``index`` (``len(steps)``: the last)."""
-    return FRAME_TEMPLATE.format(index=index)
+    if frame_format not in FRAME_FORMATS:
+        raise ValueError(f"unknown frame format {frame_format!r}; expected one of {', '.join(FRAME_FORMATS)}")
+    return FRAME_TEMPLATE.format(index=index, format=frame_format)
+
+
+def frame_format_of(relative: str) -> FrameFormat | None:
+    """The frame format a frame path's suffix names (``frames/000003.webp`` -> ``webp``), or None."""
+    suffix = relative.rpartition(".")[2].lower() if "." in relative.rpartition("/")[2] else ""
+    return suffix if suffix in FRAME_FORMATS else None  # type: ignore[return-value]
 
 
 class _Record(BaseModel):
@@ -99,6 +116,7 @@ class EpisodeMeta(_Record):
     env: EnvInfo
     actor: ActorInfo
     status: Status = "recording"
+    frame_format: FrameFormat = Field(DEFAULT_FRAME_FORMAT, description="how the files in frames/ are encoded (both lossless)")
     outcome: Outcome | None = None
     labels: dict[str, Any] = Field(default_factory=dict)
     stats: Stats = Field(default_factory=Stats)

@@ -149,7 +149,7 @@ def read_episode(path: str | Path, *, lenient: bool = False) -> Episode:
 
     if meta.status == "complete" and meta.stats.steps != len(steps) and not problems:
         problem(EpisodeFormatError(folder / EPISODE_FILE, f"counts {meta.stats.steps} steps but {STEPS_FILE} holds {len(steps)}"))
-    final = frame_path(len(steps))
+    final = frame_path(len(steps), meta.frame_format)
     return Episode(
         path=folder,
         meta=meta,

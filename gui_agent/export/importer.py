@@ -1,7 +1,7 @@
 """``import_dataset``: an exported dataset (a folder or a hub repo) -> episode folders.
 
-Frames come back as the very PNG bytes that were exported and actions as the same
-canonical actions, so export -> import is bit-exact for both (typed text that export
+Frames come back as the very PNG or WebP bytes that were exported (the episode's
+``frame_format`` follows the frames' names) and actions as the same canonical actions, so export -> import is bit-exact for both (typed text that export
 scrubbed stays scrubbed, of course). Rows are streamed a few at a time, so importing needs
 no more memory than exporting.
 
@@ -32,9 +32,11 @@ from gui_agent.episode.format import (
     STEPS_FILE,
     VIDEO_FILE,
     VIDEO_TIMESTAMPS_FILE,
+    FrameFormat,
+    frame_format_of,
     frame_path,
 )
-from gui_agent.episode.writer import write_json_atomic
+from gui_agent.episode.writer import FRAME_SAVE_OPTIONS, write_json_atomic
 from gui_agent.errors import ActionError, EpisodeFormatError
 from gui_agent.errors import ExportError
 from gui_agent.export.layout import CARD_FILE, EPISODES, STEPS, split_glob
@@ -92,25 +94,40 @@ def _rows(files: list[Path], columns: list[str] | None = None) -> Iterator[dict[
 
 
 def _safe_rel(rel: str | None, fallback: str) -> str:
-    """A frame path inside the episode folder (``frames/...png``), or _Skip."""
+    """A frame path inside the episode folder (``frames/NNNNNN.png`` or ``.webp``), or _Skip."""
     rel = rel or fallback
     path = PurePosixPath(rel)
-    if path.is_absolute() or ".." in path.parts or len(path.parts) != 2 or path.parts[0] != FRAMES_DIR or path.suffix != ".png":
-        raise _Skip(f"frame path {rel!r} is not a plain frames/NNNNNN.png inside the episode")
+    if path.is_absolute() or ".." in path.parts or len(path.parts) != 2 or path.parts[0] != FRAMES_DIR or frame_format_of(rel) is None:
+        raise _Skip(f"frame path {rel!r} is not a plain frames/NNNNNN.png (or .webp) inside the episode")
     return rel
 
 
-def _png(data: bytes) -> bytes:
-    """PNG bytes as they are; any other image (from a dataset not made by export) re-encoded losslessly."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+def _is_format(data: bytes, frame_format: FrameFormat) -> bool:
+    if frame_format == "png":
+        return data.startswith(b"\x89PNG\r\n\x1a\n")
+    return data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+
+
+def _frame_bytes(data: bytes, frame_format: FrameFormat) -> bytes:
+    """The bytes as they are when they already are ``frame_format``; any other image (from a
+    dataset not made by export) re-encoded losslessly into it, so name and content agree."""
+    if _is_format(data, frame_format):
         return data
     try:
         with Image.open(io.BytesIO(data)) as image:
             out = io.BytesIO()
-            image.convert("RGB").save(out, format="PNG")
+            image.convert("RGB").save(out, **FRAME_SAVE_OPTIONS[frame_format])  # type: ignore[arg-type]
             return out.getvalue()
     except Exception as exc:  # noqa: BLE001 -- PIL raises many types for undecodable data
         raise _Skip(f"an image cell is not a readable image ({exc.__class__.__name__})") from None
+
+
+def _write_frame(folder: Path, rel: str, data: bytes) -> FrameFormat:
+    """Write one imported frame (``rel`` already checked by :func:`_safe_rel`); returns its format."""
+    frame_format = frame_format_of(rel)
+    assert frame_format is not None
+    (folder / rel).write_bytes(_frame_bytes(data, frame_format))
+    return frame_format
 
 
 class _Importer:
@@ -127,6 +144,7 @@ class _Importer:
                 "--format steps can be turned back into episodes"
             )
         self.metas: dict[str, dict[str, Any]] = {}
+        self.frame_formats: dict[str, FrameFormat] = {}  # per episode, from its first frame's name
         self.failed: dict[str, str] = {}
         self.started: dict[str, Path] = {}
 
@@ -196,7 +214,7 @@ class _Importer:
                 if handle is None or episode_id in self.failed:
                     continue
                 try:
-                    self._step(self.started[episode_id], row, handle)
+                    self._step(episode_id, self.started[episode_id], row, handle)
                 except _Skip as exc:
                     handle.close()
                     handle = None
@@ -205,13 +223,16 @@ class _Importer:
             if handle is not None:
                 handle.close()
 
-    def _step(self, folder: Path, row: dict[str, Any], handle: Any) -> None:
+    def _step(self, episode_id: str, folder: Path, row: dict[str, Any], handle: Any) -> None:
         for column in ("image", "image_after"):
             cell = row.get(column)
             if cell is not None and cell.get("bytes") is not None:
-                fallback = frame_path(row["step_index"]) if column == "image" else f"{FRAMES_DIR}/{row['step_index']:06d}_after.png"
+                known = self.frame_formats.get(episode_id, "png")
+                fallback = frame_path(row["step_index"], known) if column == "image" else f"{FRAMES_DIR}/{row['step_index']:06d}_after.{known}"
                 rel = _safe_rel(cell.get("path"), fallback)
-                (folder / rel).write_bytes(_png(cell["bytes"]))
+                written = _write_frame(folder, rel, cell["bytes"])
+                if column == "image":
+                    self.frame_formats.setdefault(episode_id, written)
                 cell["path"] = rel
         try:
             record = step_from_row(row)
@@ -230,10 +251,14 @@ class _Importer:
                     continue
                 folder = self.started.get(episode_id) or self._start(episode_id)  # an episode with no steps
                 meta = meta_from_row(self.metas[episode_id])
+                frame_format = self.frame_formats.get(episode_id)
                 final = row.get("final_image")
                 if final is not None and final.get("bytes") is not None:
-                    steps = meta.stats.steps
-                    (folder / _safe_rel(final.get("path"), frame_path(steps))).write_bytes(_png(final["bytes"]))
+                    rel = _safe_rel(final.get("path"), frame_path(meta.stats.steps, frame_format or "png"))
+                    frame_format = frame_format or frame_format_of(rel)
+                    _write_frame(folder, rel, final["bytes"])
+                # The episodes table has no frame_format column: the frames' names tell it.
+                meta = meta.model_copy(update={"frame_format": frame_format or meta.frame_format})
                 video = row.get("video")
                 if video is not None and video.get("bytes") is not None:
                     (folder / VIDEO_FILE).write_bytes(video["bytes"])

@@ -3,8 +3,11 @@
 An export never aborts on a bad episode: whatever cannot be exported whole (unreadable
 episode.json, an unfinished ``recording``, a damaged step line, a missing or corrupt
 frame, a duplicate episode id) becomes a :class:`Skipped` with the reason, and the export
-goes on. Frames are checked (PNG chunk CRCs and the end marker) *before* an episode's first
-row is written, so a skipped episode leaves nothing half-written behind.
+goes on. Frames are checked *before* an episode's first row is written, so a skipped episode
+leaves nothing half-written behind: a PNG by its chunk CRCs and end marker (cheap, and any
+flipped bit is caught); a lossless WebP by its RIFF size and a full decode (WebP carries no
+checksum, so truncation and undecodable damage are caught, a flipped bit only when it
+breaks decoding).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 from PIL import Image
 
 from gui_agent.episode import Episode, EpisodeMeta, read_episode, read_meta
-from gui_agent.episode.format import EPISODE_FILE
+from gui_agent.episode.format import EPISODE_FILE, FrameFormat, frame_format_of
 from gui_agent.errors import EpisodeFormatError
 from gui_agent.errors import ExportError
 
@@ -81,15 +84,23 @@ def scan_metas(dirs: Iterable[Path]) -> Iterator[tuple[Path, EpisodeMeta | Skipp
         yield path, meta
 
 
-def check_frame(data: bytes) -> str | None:
-    """Why these frame bytes are not a sound PNG, or ``None`` when they are."""
+def check_frame(data: bytes, frame_format: FrameFormat = "png") -> str | None:
+    """Why these frame bytes are not a sound image of ``frame_format``, or ``None`` when they are."""
+    name = frame_format.upper() if frame_format == "png" else "WebP"
+    if frame_format == "webp" and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        declared = int.from_bytes(data[4:8], "little") + 8
+        if declared != len(data):
+            return f"corrupt WebP (the file holds {len(data)} bytes, its header says {declared}: truncated?)"
     try:
         with Image.open(io.BytesIO(data)) as image:
-            if image.format != "PNG":
-                return f"not a PNG ({image.format})"
-            image.verify()
+            if image.format != frame_format.upper():
+                return f"not a {name} ({image.format})"
+            if frame_format == "png":
+                image.verify()
+            else:
+                image.load()  # no checksums to verify: decoding is the check
     except Exception as exc:  # noqa: BLE001 -- PIL raises many types for damaged files
-        return f"corrupt PNG ({exc.__class__.__name__}: {exc})"
+        return f"corrupt {name} ({exc.__class__.__name__}: {exc})"
     return None
 
 
@@ -114,7 +125,7 @@ def load_episode(path: Path) -> Episode | Skipped:
         return Skipped(path, f"{episode.problems[0]}{more}")
     for rel in frame_paths(episode):
         try:
-            problem = check_frame((path / rel).read_bytes())
+            problem = check_frame((path / rel).read_bytes(), frame_format_of(rel) or episode.meta.frame_format)
         except OSError as exc:
             problem = f"unreadable ({exc.strerror})"
         if problem is not None:

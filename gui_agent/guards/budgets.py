@@ -32,8 +32,13 @@ class Budget:
 
     @classmethod
     def from_limits(cls, limits: Limits, *, max_tokens: int | None = None) -> Budget:
-        """The task file's step and time limits, plus a token budget (task files have none yet)."""
-        return cls(max_steps=limits.max_steps, max_seconds=limits.episode_timeout_s, max_tokens=max_tokens)
+        """The task file's step, time and token limits; ``max_tokens`` (a run's
+        ``--max-tokens``) replaces the task's token limit when given."""
+        return cls(
+            max_steps=limits.max_steps,
+            max_seconds=limits.episode_timeout_s,
+            max_tokens=limits.max_tokens if max_tokens is None else max_tokens,
+        )
 
 
 class BudgetMeter:

@@ -24,6 +24,9 @@ class Limits(_Model):
     max_steps: PositiveInt = 30
     step_timeout_s: PositiveFloat = 10.0
     episode_timeout_s: PositiveFloat = 300.0
+    #: Model input + output tokens the policy may spend (as it reports them); None: no limit.
+    #: ``gui-agent eval --max-tokens`` overrides it for a run.
+    max_tokens: PositiveInt | None = None
 
     @model_validator(mode="after")
     def _step_within_episode(self) -> Limits:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
 from gui_agent.actions import Click, Hotkey, Type
 from gui_agent.episode import (
@@ -40,8 +41,8 @@ def frame(value: int) -> np.ndarray:
     return pixels
 
 
-def write_episode(root: Path, n_steps: int = 3, finalize: bool = True) -> Path:
-    writer = EpisodeWriter.create(root, task=TASK, env=ENV, actor=ACTOR, episode_id="ep")
+def write_episode(root: Path, n_steps: int = 3, finalize: bool = True, frame_format: str = "png") -> Path:
+    writer = EpisodeWriter.create(root, task=TASK, env=ENV, actor=ACTOR, episode_id="ep", frame_format=frame_format)
     actions = [Click(10, 20), Type("hello\n"), Hotkey(("ctrl", "s")), Click(1, 2, button="right", count=2)]
     for i in range(n_steps):
         writer.add_step(actions[i % len(actions)], frame_before=frame(i), thought=f"step {i}")
@@ -62,6 +63,58 @@ def test_round_trip_keeps_actions_frames_and_outcome(tmp_path: Path) -> None:
     for i, step in enumerate(episode.steps):
         assert np.array_equal(episode.load_frame(step.frame_before), frame(i))  # PNG is lossless
     assert episode.final_frame == frame_path(4)
+
+
+def test_webp_frames_are_lossless_and_named_by_the_episode(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    noisy = rng.integers(0, 256, (48, 64, 3), dtype=np.uint8)  # every value, no structure to hide behind
+    writer = EpisodeWriter.create(tmp_path, task=TASK, env=ENV, actor=ACTOR, episode_id="ep", frame_format="webp")
+    writer.add_step(Click(1, 2), frame_before=noisy)
+    writer.add_step(Type("x"), frame_before=frame(1))
+    writer.add_final_frame(frame(2))
+    writer.finalize(Outcome(success=True))
+    assert json.loads((writer.path / EPISODE_FILE).read_text())["frame_format"] == "webp"
+    episode = read_episode(writer.path)
+    assert [s.frame_before for s in episode.steps] == ["frames/000000.webp", "frames/000001.webp"]
+    assert episode.final_frame == frame_path(2, "webp") == "frames/000002.webp"
+    data = (writer.path / "frames" / "000000.webp").read_bytes()
+    assert data[:4] == b"RIFF" and data[8:16] == b"WEBPVP8L"  # VP8L: the lossless bitstream
+    assert np.array_equal(episode.load_frame(episode.steps[0].frame_before), noisy)
+    assert np.array_equal(episode.load_frame(episode.final_frame), frame(2))
+    assert sorted(p.name for p in (writer.path / "frames").iterdir()) == ["000000.webp", "000001.webp", "000002.webp"]
+
+
+def test_an_episode_json_without_frame_format_reads_as_png(tmp_path: Path) -> None:
+    path = write_episode(tmp_path, n_steps=2)
+    meta = json.loads((path / EPISODE_FILE).read_text())
+    del meta["frame_format"]  # as every episode written before the field existed
+    (path / EPISODE_FILE).write_text(json.dumps(meta))
+    episode = read_episode(path)
+    assert episode.meta.frame_format == "png" and episode.final_frame == "frames/000002.png"
+
+
+def test_an_unknown_frame_format_is_a_clear_error(tmp_path: Path) -> None:
+    path = write_episode(tmp_path, n_steps=1)
+    meta = json.loads((path / EPISODE_FILE).read_text())
+    meta["frame_format"] = "jpeg"  # lossy: not a trajectory frame format
+    (path / EPISODE_FILE).write_text(json.dumps(meta))
+    with pytest.raises(EpisodeFormatError) as info:
+        read_episode(path)
+    assert info.value.path == path / EPISODE_FILE and "frame_format" in str(info.value) and "'jpeg'" in str(info.value)
+    with pytest.raises(ValueError, match="unknown frame format 'jpeg'"):
+        frame_path(0, "jpeg")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        EpisodeWriter.create(tmp_path, task=TASK, env=ENV, actor=ACTOR, episode_id="ep2", frame_format="jpeg")  # type: ignore[arg-type]
+    assert not (tmp_path / "ep2").exists()  # nothing created for a bad call
+
+
+def test_recover_keeps_webp_frames_and_drops_half_written_ones(tmp_path: Path) -> None:
+    path = write_episode(tmp_path, n_steps=3, finalize=False, frame_format="webp")
+    (path / "frames" / "000003.webp.tmp").write_bytes(b"RIFF half a frame")
+    episode = recover(path)
+    assert episode.meta.status == "recovered" and episode.meta.frame_format == "webp"
+    assert [np.array_equal(episode.load_frame(s.frame_before), frame(i)) for i, s in enumerate(episode.steps)] == [True] * 3
+    assert not list(path.glob("frames/*.tmp"))
 
 
 def test_episode_json_is_recording_until_finalized(tmp_path: Path) -> None:

@@ -88,6 +88,7 @@ def write_synthetic(
     success: bool | None = True,
     actor: ActorInfo = ANNOTATOR,
     labels: dict | None = None,
+    frame_format: str = "png",
 ) -> Path:
     """An episode written with the real EpisodeWriter (frames, thoughts, a final frame)."""
     width, height = size
@@ -98,6 +99,7 @@ def write_synthetic(
         actor=actor,
         episode_id=episode_id,
         labels=labels or {"session": 3},
+        frame_format=frame_format,
     )
     for index, action in enumerate(actions):
         pixels = frames[index] if frames is not None else frame(width, height, index)

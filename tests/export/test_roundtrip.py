@@ -145,7 +145,7 @@ def test_import_refuses_hostile_paths_in_a_tampered_dataset(tmp_path: Path) -> N
     pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), shard)
     report = import_dataset(out, tmp_path / "back")
     assert [p.name for p in report.episodes] == ["good"]
-    assert report.skipped == [("evil", "frame path '../../escaped.png' is not a plain frames/NNNNNN.png inside the episode")]
+    assert report.skipped == [("evil", "frame path '../../escaped.png' is not a plain frames/NNNNNN.png (or .webp) inside the episode")]
     assert not (tmp_path / "escaped.png").exists() and not (tmp_path / "back" / "evil").exists()
 
 

@@ -78,6 +78,7 @@ def test_played_script_on_chromium_is_recorded_exactly(xvfb, headed_page, record
 
     episode = read_episode(rec.episode)  # strict: the written episode is valid
     assert episode.meta.status == "complete"
+    assert episode.meta.frame_format == "webp" and all(s.frame_before.endswith(".webp") for s in episode.steps)
     assert episode.meta.outcome.success is True and episode.meta.labels["notes"] == "scripted"
     assert episode.meta.env.screen.width == 1280 and episode.meta.env.screen.height == 800
     acts = episode.actions()
@@ -144,11 +145,11 @@ def test_sigkill_loses_nothing_and_recover_rebuilds_the_episode(xvfb, recorder_f
     rec.wait_ready()
     xvfb.xdotool("mousemove", "300", "300", "click", "1")
     time.sleep(0.8)
-    xvfb.xdotool("type", "--delay", "20", "unsaved text")  # still pending in the reducer (type_idle_s)
-    time.sleep(0.4)
     live = subprocess.run([sys.executable, "-m", "gui_agent", "record", "--recover", "--out", str(rec.out)],
                           capture_output=True, text=True, timeout=60)
     assert live.returncode == 0 and "recovered" not in live.stdout  # a live recording is never "recovered"
+    xvfb.xdotool("type", "--delay", "20", "unsaved text")  # still pending in the reducer (type_idle_s: 2 s)
+    time.sleep(0.4)
     rec.kill()
     assert json.loads((rec.episode / "episode.json").read_text())["status"] == "recording"
     out = subprocess.run([sys.executable, "-m", "gui_agent", "record", "--recover", "--out", str(rec.out)],
@@ -165,7 +166,7 @@ def test_sigkill_loses_nothing_and_recover_rebuilds_the_episode(xvfb, recorder_f
 
 def test_pause_and_stop_chords(xvfb, recorder_factory):
     rec = recorder_factory(xvfb.display, "--task", "chords", "--failure", "--notes", "n",
-                           "--pause-key", "ctrl+alt+p", "--stop-key", "ctrl+alt+q")
+                           "--pause-key", "ctrl+alt+p", "--stop-key", "ctrl+alt+q", "--frame-format", "png")
     rec.wait_ready()
     x = xvfb.xdotool
     x("mousemove", "100", "100", "click", "1")
@@ -182,6 +183,8 @@ def test_pause_and_stop_chords(xvfb, recorder_factory):
     episode = read_episode(rec.episode)
     assert episode.actions() == [Click(100, 100), Click(300, 300)]
     assert episode.meta.outcome.success is False
+    assert episode.meta.frame_format == "png" and sorted(p.name for p in (rec.episode / "frames").iterdir()) == [
+        "000000.png", "000001.png", "000002.png"]  # asked for PNG (the default is WebP, as in the other tests)
     events = read_events(rec.episode / EVENTS_FILE)
     assert not any(e.key in ("p", "q", "s", "e", "c") for e in events if e.kind == "key_down")
 

@@ -22,10 +22,10 @@ from gui_agent.episode import (
 PINK = (255, 20, 147)
 
 
-def make_episode(root, n_extra: int = 0):
+def make_episode(root, n_extra: int = 0, frame_format: str = "png"):
     writer = EpisodeWriter.create(root, task=TaskInfo(id="rev", instruction="review me", source="human"),
                                   env=EnvInfo(kind="desktop", screen=ScreenSize(width=640, height=400)),
-                                  actor=ActorInfo(type="human", name="tester"))
+                                  actor=ActorInfo(type="human", name="tester"), frame_format=frame_format)
     blue = np.zeros((400, 640, 3), np.uint8)
     blue[..., 2] = 200
     actions = [Click(200, 150), Drag(50, 300, 400, 300), Type("hi\n")] + [Click(10 + i, 10) for i in range(n_extra)]
@@ -111,3 +111,18 @@ def test_trim_and_relabel_from_the_command_line(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "gui_agent", "review", str(episode), "--trim", "5:9"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "keeps no step" in bad.stdout
+
+
+def test_trim_keeps_webp_frames_dense_and_exact(tmp_path):
+    from recorder.edit import trim
+
+    episode = make_episode(tmp_path, n_extra=3, frame_format="webp")  # 6 steps, the recorder's format
+    before = read_episode(episode)
+    kept = [before.load_frame(s.frame_before) for s in before.steps[1:3]]
+    final = before.load_frame(before.steps[3].frame_before)
+    after = trim(episode, 1, 3)
+    assert [s.frame_before for s in after.steps] == ["frames/000000.webp", "frames/000001.webp"]
+    assert after.final_frame == "frames/000002.webp" and after.meta.frame_format == "webp"
+    assert all((after.load_frame(s.frame_before) == k).all() for s, k in zip(after.steps, kept))
+    assert (after.load_frame(after.final_frame) == final).all()
+    assert sorted(p.name for p in (episode / "frames").iterdir()) == ["000000.webp", "000001.webp", "000002.webp"]
