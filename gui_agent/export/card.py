@@ -24,6 +24,8 @@ from gui_agent.export.features import SCRUB_KINDS
 from gui_agent.export.layout import (
     EPISODES,
     EXPORT_FORMAT_VERSION,
+    OUTCOMES,
+    PREFERENCES,
     REWARD,
     SFT,
     STEPS,
@@ -39,7 +41,12 @@ CONFIG_DESCRIPTIONS = {
     SFT: "chat rows for supervised fine-tuning of vision-language models (`images` + `messages`: "
     "system prompt with the action space, user turn with the task and screenshot, assistant turn "
     "with `Thought:`/`Action:`)",
-    REWARD: "reward-model samples from the replayer: a screenshot, the action judged, `reward` and `label`",
+    REWARD: "step-level reward-model samples (`gui-agent make-reward-data`): the screenshot before the step, "
+    "the action judged, `label` (progress / neutral / harmful) and `reward` (1.0 / 0.5 / 0.0)",
+    OUTCOMES: "outcome-level samples: one executed trajectory (a replay or a simulated variant), whether the "
+    "task's evaluator accepted it (`success`, `reward`) and the screen after its last step (`final_image`)",
+    PREFERENCES: "preference pairs of one task: the better (`chosen_episode_id`) and the worse "
+    "(`rejected_episode_id`) executed trajectory, their rewards and why",
 }
 
 JSON_COLUMNS = "`target`, `timings`, `info` (steps), `detail`, `labels`, `video_timestamps` (episodes), `detail` (reward)"

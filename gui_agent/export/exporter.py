@@ -28,6 +28,8 @@ from gui_agent.export.layout import (
     DATA_DIR,
     EPISODES,
     FORMAT_CONFIGS,
+    OUTCOMES,
+    PREFERENCES,
     REWARD,
     SFT,
     STEPS,
@@ -261,9 +263,13 @@ class _Exporter:
                     self.skipped_samples.append(f"{file}:{number}: {sample}")
                 else:
                     samples.append((file, number, sample))
+        outcomes = self._read_siblings(files, reward_mod.OUTCOMES_FILE, reward_mod.OutcomeSample)
+        pairs = self._read_siblings(files, reward_mod.PREFERENCES_FILE, reward_mod.PreferencePair)
         metas: dict[Path, EpisodeMeta | Skipped] = {}
-        for file, _, sample in samples:
-            folder = (file.parent / sample.episode).resolve()
+        referenced_dirs = [(file.parent / s.episode) for file, _, s in samples] + [(file.parent / o.episode) for file, _, o in outcomes]
+        referenced_dirs += [(file.parent / p.chosen) for file, _, p in pairs]
+        for raw in referenced_dirs:
+            folder = raw.resolve()
             if folder not in metas:
                 metas[folder] = next(iter(scan_metas([folder])))[1]
         referenced = sorted({(m.episode_id, m.task.id) for m in metas.values() if isinstance(m, EpisodeMeta)})
@@ -307,7 +313,71 @@ class _Exporter:
             self.summary.reward_samples += 1
             if self.on_progress is not None and done % 100 == 0:
                 self.on_progress(done, len(samples), self.steps_done)
+        self._export_outcomes(outcomes, assignment)
+        self._export_preferences(pairs, metas, assignment)
         self.summary.scrubbed.update(self.scrubber.take_counts())
+
+    def _read_siblings(self, reward_files: list[Path], name: str, model: type) -> list[tuple[Path, int, Any]]:
+        """Records of the ``outcomes.jsonl`` / ``preferences.jsonl`` next to each ``reward.jsonl``."""
+        found: list[tuple[Path, int, Any]] = []
+        for reward_file in reward_files:
+            file = reward_file.parent / name
+            if not file.is_file():
+                continue
+            for number, record in reward_mod.read_records(file, model):
+                if isinstance(record, str):
+                    self.skipped_samples.append(f"{file}:{number}: {record}")
+                else:
+                    found.append((file, number, record))
+        return found
+
+    def _export_outcomes(self, outcomes: list[tuple[Path, int, Any]], assignment: dict[str, str]) -> None:
+        for file, number, outcome in outcomes:
+            folder = (file.parent / outcome.episode).resolve()
+            episode = load_episode(folder)
+            if isinstance(episode, Skipped):
+                self.skipped_samples.append(f"{file}:{number}: episode {outcome.episode}: {episode.reason}")
+                continue
+            final = episode.final_frame
+            self.writers[OUTCOMES][assignment[episode.meta.episode_id]].add(
+                {
+                    "sample_id": outcome.sample_id,
+                    "episode_id": episode.meta.episode_id,
+                    "task_id": outcome.task_id,
+                    "instruction": self.scrubber.text(outcome.instruction),
+                    "success": outcome.success,
+                    "reward": outcome.reward,
+                    "steps": len(episode.steps),
+                    "final_image": image_cell(_read(folder / final), final) if final else None,
+                    "perturbation": outcome.perturbation,
+                    "source": outcome.source,
+                    "group": outcome.group,
+                    "detail": to_json(self.scrubber.value(outcome.detail)),
+                }
+            )
+
+    def _export_preferences(self, pairs: list[tuple[Path, int, Any]], metas: dict[Path, EpisodeMeta | Skipped], assignment: dict[str, str]) -> None:
+        """A pair goes to the split of its chosen episode."""
+        for file, number, pair in pairs:
+            chosen = metas.get((file.parent / pair.chosen).resolve())
+            rejected = next(iter(scan_metas([(file.parent / pair.rejected).resolve()])))[1]
+            bad = next((m for m in (chosen, rejected) if not isinstance(m, EpisodeMeta)), None)
+            if bad is not None or chosen is None:
+                reason = bad.reason if isinstance(bad, Skipped) else "not found"
+                self.skipped_samples.append(f"{file}:{number}: an episode of the pair is unusable: {reason}")
+                continue
+            self.writers[PREFERENCES][assignment[chosen.episode_id]].add(
+                {
+                    "pair_id": pair.pair_id,
+                    "task_id": pair.task_id,
+                    "instruction": self.scrubber.text(pair.instruction),
+                    "chosen_episode_id": chosen.episode_id,
+                    "rejected_episode_id": rejected.episode_id,  # type: ignore[union-attr]
+                    "chosen_reward": pair.chosen_reward,
+                    "rejected_reward": pair.rejected_reward,
+                    "reason": pair.reason,
+                }
+            )
 
     # -- finishing ----------------------------------------------------------------------
     def finish(self) -> dict[str, dict[str, SplitResult]]:

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from datasets import Features, Image, List, Value, Video
 from gui_agent.actions import ACTION_TYPES
 from gui_agent.episode.format import Usage
-from gui_agent.export.layout import EPISODES, REWARD, SFT, STEPS
+from gui_agent.export.layout import EPISODES, OUTCOMES, PREFERENCES, REWARD, SFT, STEPS
 
 #: Kinds of text the scrubber replaces; each is a count column of the ``episodes`` config.
 SCRUB_KINDS: tuple[str, ...] = ("email", "phone", "card", "secret")
@@ -154,4 +154,12 @@ def config_features(config: str, *, video: bool = False) -> Features:
         from gui_agent.export.reward import reward_features
 
         return reward_features()
+    if config == OUTCOMES:
+        from gui_agent.export.reward import outcome_features
+
+        return outcome_features()
+    if config == PREFERENCES:
+        from gui_agent.export.reward import preference_features
+
+        return preference_features()
     raise ValueError(f"unknown config {config!r}")

@@ -6,7 +6,8 @@
       README.md                                   dataset card (YAML header + summary)
       data/<config>/<split>-00000-of-00003.parquet  Parquet shards, images embedded
 
-Each *config* is one table (``steps``, ``episodes``, ``sft``, ``reward``); each has the
+Each *config* is one table (``steps``, ``episodes``, ``sft``, ``reward``, ``outcomes``,
+``preferences``); each has the
 same splits. The names here are the only place paths are spelled; the writer, the card,
 the importer and the pusher all use them.
 """
@@ -30,12 +31,14 @@ STEPS = "steps"
 EPISODES = "episodes"
 SFT = "sft"
 REWARD = "reward"
+OUTCOMES = "outcomes"
+PREFERENCES = "preferences"
 
 #: What each ``--format`` writes, in card order; the first config is the default one.
 FORMAT_CONFIGS: dict[str, tuple[str, ...]] = {
     "steps": (STEPS, EPISODES),
     "sft": (SFT, EPISODES),
-    "reward": (REWARD,),
+    "reward": (REWARD, OUTCOMES, PREFERENCES),
 }
 
 #: Split names the hub accepts (datasets' ``_split_re``).

@@ -1,0 +1,132 @@
+"""``gui-agent make-reward-data EPISODES... --out OUT``: replay, simulate, label, pair."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from pathlib import Path
+
+EXAMPLES = """\
+examples:
+  gui-agent run datasets/tasks/miniwob/enter-text.yaml --policy oracle --seeds 0-9 --out runs/demos
+  gui-agent make-reward-data runs/demos/* --out reward-data
+  gui-agent make-reward-data runs/demos/* --out reward-data --workers 2     # re-run: resumes
+  gui-agent make-reward-data runs/demos/* --out rd --kinds click_offset_large,wrong_text --seed 3
+  gui-agent export reward-data --format reward --out exports/reward          # to a hub dataset
+
+For every episode: replay it from its task's start state (the task file is found from the
+episode's task id, or --task FILE); if the replay succeeds, execute the human simulator's
+variants of it (one per kind, below), each judged by the task's evaluator, and label
+every step progress / neutral / harmful by executing prefixes (see replay/labels.py).
+
+variant kinds (--kinds):
+%(kinds)s
+
+OUT/ gets episodes/ (every executed episode), reward.jsonl (step samples), outcomes.jsonl
+(episode samples) and preferences.jsonl (better/worse pairs of one task); the schema is
+gui_agent/export/reward.py. Interrupted runs resume: finished episodes are not redone.
+Exit status: 0 done, 3 the environment broke during some of the work (see the notes; run
+again to resume), 2 bad input.
+"""
+
+
+#: The simulator's variant kinds, spelled here so '--help' does not import replay/ (OpenCV).
+#: tests/replay checks this equals replay.perturb.VARIANT_KINDS.
+KINDS = ("click_offset_small", "click_offset_large", "skip_step", "swap_steps", "wrong_text",
+         "early_stop", "repeat_step", "splice_other", "recovery")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "make-reward-data",
+        help="turn successful episodes into labelled reward-model data (replay + human simulator)",
+        description="Replay episodes, execute the human simulator's variants of the successful ones, label "
+        "each step by executing prefixes, and write step samples, outcome samples and preference pairs.",
+        epilog=EXAMPLES % {"kinds": textwrap.fill(", ".join(KINDS), width=88, initial_indent="  ", subsequent_indent="  ")},
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("episodes", nargs="+", type=Path, help="episode folders (or folders holding episode folders)")
+    parser.add_argument("--out", type=Path, required=True, help="the reward-data folder (created, or resumed)")
+    parser.add_argument("--task", type=Path, help="the task file for every episode (default: found from each episode's task id)")
+    parser.add_argument("--kinds", type=_kinds, default=KINDS, help="comma-separated variant kinds (default: all)")
+    parser.add_argument("--seed", type=int, default=0, help="varies which step each variant changes (default: 0)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes, each with its own browser (default: 1)")
+    parser.add_argument("--headed", action="store_true", help="show the browser on an X display")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=handle)
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(f"unknown variant kind(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(KINDS)}")
+    return kinds
+
+
+def _episode_dirs(paths: list[Path]) -> list[Path]:
+    """Episode folders named directly or one level below a named folder."""
+    from gui_agent.episode.format import EPISODE_FILE
+    from replay.errors import ReplayError
+
+    found: list[Path] = []
+    for path in paths:
+        if (path / EPISODE_FILE).is_file():
+            found.append(path)
+        elif path.is_dir() and any((p / EPISODE_FILE).is_file() for p in path.iterdir()):
+            found.extend(sorted(p for p in path.iterdir() if (p / EPISODE_FILE).is_file()))
+        else:
+            raise ReplayError(f"{path}: not an episode folder (no episode.json) nor a folder of them")
+    return list(dict.fromkeys(found))
+
+
+def handle(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from gui_agent.errors import GuiAgentError
+    from replay.builder import BuildConfig, make_reward_data
+
+    console = Console(highlight=False)
+    if args.workers < 1:
+        console.print(f"[red]error:[/red] --workers must be at least 1, got {args.workers}")
+        return 2
+    if args.out.exists() and not args.out.is_dir():
+        console.print(f"[red]error:[/red] --out {args.out}: exists and is not a folder", soft_wrap=True)
+        return 2
+    try:
+        episodes = _episode_dirs(args.episodes)
+        config = BuildConfig(out=str(args.out), kinds=args.kinds, seed=args.seed,
+                             task_file=str(args.task) if args.task else None, headless=False if args.headed else None)
+        if args.quiet or not console.is_terminal:
+            report = make_reward_data(episodes, config, workers=args.workers)
+        else:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            with Progress(TextColumn("episodes executed"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          TimeRemainingColumn(), TextColumn("{task.fields[last]}"), console=console, transient=True) as bar:
+                handle_ = bar.add_task("build", total=None, last="")
+                report = make_reward_data(
+                    episodes, config, workers=args.workers,
+                    on_progress=lambda done, total, last: bar.update(handle_, completed=done, total=total, last=last),
+                )
+    except (GuiAgentError, OSError) as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        return 2
+    for text in report.notes:
+        console.print(f"[yellow]note:[/yellow] {text}", soft_wrap=True)
+    console.print(
+        f"{report.sources} source episode(s): {report.replays_succeeded}/{report.replays} replays succeeded, "
+        f"{report.variants} variants executed ({report.variants_succeeded} succeeded), {report.step_samples} step samples, "
+        f"{report.preferences} preference pairs"
+        + (f"; {report.resumed_units} episodes were already done" if report.resumed_units else "")
+        + f"\n  written to {report.out}",
+        soft_wrap=True,
+    )
+    return 3 if report.env_failures else 0

@@ -1,0 +1,107 @@
+"""The episode to replay, and the task file and seed it was recorded with.
+
+The trajectory format stores the task's id (and ``task.source`` when a converter set one)
+and, for runner episodes, the environment seed in ``labels.seed``; it does not store the
+task file's path. The task file is found, in order: the ``--task`` override; ``task.source``
+when it names an existing file; a task file under ``datasets/tasks/`` whose ``id`` is the
+episode's task id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from gui_agent.actions import Action, Done
+from gui_agent.episode import Episode, read_episode
+from gui_agent.errors import EpisodeFormatError
+from gui_agent.evaluate.suite import SUITES_DIR
+from gui_agent.task import Task, load_task
+from replay.errors import ReplayError
+
+_ID_LINE = re.compile(r"^id:\s*['\"]?([^'\"\s#]+)", re.MULTILINE)
+
+
+@dataclass
+class SourceEpisode:
+    """A recorded episode ready to replay: its steps, its task, its seed."""
+
+    episode: Episode
+    task: Task
+    seed: int | None
+
+    @property
+    def episode_id(self) -> str:
+        return self.episode.meta.episode_id
+
+    @property
+    def actions(self) -> list[Action]:
+        """The recorded actions without a trailing ``done`` (the replayer adds its own)."""
+        actions = self.episode.actions()
+        while actions and isinstance(actions[-1], Done):
+            actions.pop()
+        return actions
+
+    @property
+    def succeeded(self) -> bool:
+        outcome = self.episode.meta.outcome
+        return bool(outcome is not None and outcome.success)
+
+
+def _task_index(root: Path) -> dict[str, Path]:
+    """Task id -> task file, for every task file under ``root`` (read as text, not validated;
+    a few dozen small files, so it is not cached)."""
+    index: dict[str, Path] = {}
+    for path in sorted(root.rglob("*.y*ml")):
+        try:
+            match = _ID_LINE.search(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        if match:
+            index.setdefault(match.group(1), path)
+    return index
+
+
+def find_task_file(task_id: str, source: str | None = None, *, tasks_root: Path = SUITES_DIR) -> Path:
+    """The task file of ``task_id`` (see the module doc for the order).
+
+    Raises:
+        ReplayError: no file found; the message says to pass ``--task``.
+    """
+    if source and Path(source).is_file():
+        return Path(source)
+    found = _task_index(tasks_root.resolve()).get(task_id)
+    if found is None:
+        raise ReplayError(
+            f"no task file with id {task_id!r} under {tasks_root}; "
+            "pass the task file the episode was recorded on with --task FILE"
+        )
+    return found
+
+
+def load_source(episode_path: str | Path, *, task_file: str | Path | None = None) -> SourceEpisode:
+    """Read an episode and find its task and seed.
+
+    Raises:
+        ReplayError: the folder is not a readable episode, it has no steps, or its task file
+            cannot be found or loaded (a :class:`~gui_agent.errors.TaskFileError` is passed on).
+    """
+    path = Path(episode_path)
+    if not path.is_dir():
+        raise ReplayError(f"{path}: no such episode folder")
+    try:
+        episode = read_episode(path)
+    except EpisodeFormatError as exc:
+        raise ReplayError(f"{path}: not a readable episode: {exc}") from None
+    if not episode.steps:
+        raise ReplayError(f"{path}: the episode has no steps; there is nothing to replay")
+    meta = episode.meta
+    task = load_task(task_file or find_task_file(meta.task.id, meta.task.source))
+    seed = meta.labels.get("seed")
+    if task.environment.kind != meta.env.kind:
+        raise ReplayError(
+            f"{path}: the episode ran in a {meta.env.kind} environment but task {task.id} is a "
+            f"{task.environment.kind} task; pass the right one with --task FILE"
+        )
+    return SourceEpisode(episode=episode, task=task, seed=int(seed) if isinstance(seed, int) else None)

@@ -1,0 +1,214 @@
+#!/usr/bin/env python
+"""Benchmark replay and the human simulator on MiniWoB++, all figures from one run.
+
+1. **Recordings**: the scripted oracle solves each MiniWoB++ task file for ``--seeds``
+   seeds through the runner (one browser per task); its successful episodes are the
+   recordings.
+2. **Replays** (fast mode, re-anchoring on, one browser kept across episodes, each replay
+   written in the trajectory format and judged by the evaluator): replays per minute, and
+   the share of successful recordings that replay to success.
+3. **Pace**: the fast replay's wall time per episode against the recording's own duration
+   (``stats.duration_s``), and against timed-mode replays (the recording's pace, the
+   baseline) of ``--timed`` of the same episodes, measured in this run.
+4. **Blind vs anchored** on a moved layout: click-button recordings replayed on a page that
+   is wider, shifted and scrolled (the ``SHIFTED`` setup below), with and without
+   re-anchoring: share that succeed.
+5. **Human simulator**: every variant kind of ``--variant-sources`` recordings, each
+   executed, judged and labelled by executing prefixes (the feasibility runs included):
+   variants per minute and executions per variant.
+
+Usage:
+    python scripts/bench_replay.py [--seeds 3] [--tasks click-test,...] [--variant-sources 12] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+SHIFTED = (
+    "if (!document.getElementById('spacer')) document.body.insertAdjacentHTML('afterbegin', "
+    "'<div id=\"spacer\" style=\"height:600px\"></div>'); "
+    "document.getElementById('wrap').style.marginLeft = '57px'; window.scrollTo(0, 560);"
+)
+
+
+def _record(task_files: list[Path], seeds: int, out: Path) -> list[Path]:
+    from gui_agent.envs.factory import make_env
+    from gui_agent.runner import run_episode
+    from gui_agent.task import load_task
+    from models.policies import load_policy
+
+    policy = load_policy("oracle")
+    episodes: list[Path] = []
+    for file in task_files:
+        task = load_task(file)
+        with make_env(task) as env:
+            for seed in range(seeds):
+                result = run_episode(task, policy, out_dir=out, seed=seed, env=env)
+                if result.success:
+                    episodes.append(result.episode_path)
+    return episodes
+
+
+def _replay_all(sources, out: Path, *, mode: str = "fast", anchoring: bool = True) -> tuple[list, float]:
+    from gui_agent.runner import EnvSlot
+    from replay.replayer import replay_episode
+
+    slot = EnvSlot()
+    results = []
+    started = time.perf_counter()
+    try:
+        for source in sources:
+            result = replay_episode(source, out_dir=out, mode=mode, anchoring=anchoring, env=slot.get(source.task))
+            if result.run.env_failed:
+                slot.discard()
+            results.append(result)
+    finally:
+        slot.close()
+    return results, time.perf_counter() - started
+
+
+def _written_s(result) -> float:  # type: ignore[no-untyped-def]
+    from gui_agent.episode import read_meta
+
+    return read_meta(result.episode_path).stats.duration_s
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=3, help="oracle recordings per task (seeds 0..N-1)")
+    parser.add_argument("--tasks", help="comma-separated MiniWoB++ task names (default: all task files)")
+    parser.add_argument("--timed", type=int, default=10, help="episodes also replayed in timed mode")
+    parser.add_argument("--variant-sources", type=int, default=12, help="recordings the simulator varies")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+
+    from gui_agent.task import load_task
+    from replay.perturb import VARIANT_KINDS
+    from replay.simulator import Simulator
+    from replay.source import load_source
+
+    suite = REPO / "datasets" / "tasks" / "miniwob"
+    files = sorted(suite.glob("*.yaml"))
+    if args.tasks:
+        wanted = set(args.tasks.split(","))
+        files = [f for f in files if f.stem in wanted]
+    work = Path(tempfile.mkdtemp(prefix="bench-replay-"))
+    figures: dict[str, object] = {"load_before": os.getloadavg()}
+    try:
+        t0 = time.perf_counter()
+        recordings = _record(files, args.seeds, work / "recorded")
+        figures["record_s"] = round(time.perf_counter() - t0, 1)
+        sources = [load_source(p) for p in recordings]
+        figures["recordings"] = len(sources)
+        figures["recording_attempts"] = len(files) * args.seeds
+
+        results, wall = _replay_all(sources, work / "replayed")
+        ok = [r for r in results if r.success]
+        failed = Counter(r.run.task_id for r in results if not r.success)
+        figures.update(
+            replays=len(results), replays_succeeded=len(ok), replay_success_share=round(len(ok) / len(results), 4),
+            replay_failures_by_task=dict(failed), replay_wall_s=round(wall, 2),
+            replays_per_minute=round(60 * len(results) / wall, 1),
+            reanchored_replays=sum(1 for r in results if r.reanchored_steps),
+            diverged_replays=sum(1 for r in results if r.first_divergent_step is not None),
+        )
+        # like for like: both are the episode writer's own duration (first step to the end, reset excluded)
+        recorded_s = sum(s.episode.meta.stats.duration_s for s in sources)
+        replay_s = sum(_written_s(r) for r in results)
+        figures.update(recorded_total_s=round(recorded_s, 2), replay_total_s=round(replay_s, 2),
+                       speed_vs_recorded=round(recorded_s / replay_s, 2))
+
+        timed_sources = sources[: args.timed]
+        timed_results, _ = _replay_all(timed_sources, work / "timed", mode="timed")
+        fast_same = [r for r in results[: args.timed]]
+        figures.update(
+            timed_replays=len(timed_results), timed_total_s=round(sum(_written_s(r) for r in timed_results), 2),
+            fast_total_s_same_episodes=round(sum(_written_s(r) for r in fast_same), 2),
+            timed_succeeded=sum(1 for r in timed_results if r.success),
+        )
+        figures["speed_vs_timed"] = round(figures["timed_total_s"] / max(1e-9, figures["fast_total_s_same_episodes"]), 2)
+
+        click_button = [s for s in sources if s.task.id == "miniwob/click-button"]
+        if click_button:
+            base = (suite / "click-button.yaml").read_text()
+            text = base.replace("viewport: {width: 160, height: 210}", "viewport: {width: 320, height: 300}")
+            text = text.replace("evaluator:", f"setup:\n  - run_js: {{script: {json.dumps(SHIFTED)}}}\nevaluator:", 1)
+            shifted_file = work / "shifted.yaml"
+            shifted_file.write_text(text)
+            shifted = load_task(shifted_file)
+            moved = [type(s)(episode=s.episode, task=shifted, seed=s.seed) for s in click_button]
+            anchored, _ = _replay_all(moved, work / "moved-anchored")
+            blind, _ = _replay_all(moved, work / "moved-blind", anchoring=False)
+            figures.update(moved_layout_replays=len(moved), moved_anchored_succeeded=sum(r.success for r in anchored),
+                           moved_blind_succeeded=sum(r.success for r in blind))
+
+        from gui_agent.runner import EnvSlot
+
+        chosen = [s for s in sources if s.succeeded][: args.variant_sources]
+        slot = EnvSlot()
+        variants = succeeded = executions = 0
+        labels: Counter[str] = Counter()
+        started = time.perf_counter()
+        try:
+            for source in chosen:
+                donors = [a for other in chosen if other.task.id != source.task.id for a in other.actions[:1]][:5]
+                simulator = Simulator(source, env=slot.get(source.task), seed=0, donors=donors)
+                for _, simulated in simulator.variants(work / "variants", VARIANT_KINDS):
+                    if simulated is None:
+                        continue
+                    variants += 1
+                    succeeded += int(simulated.run.success)
+                    labels.update(v.label for v in simulated.verdicts)
+                executions += simulator.feasible.executed
+        finally:
+            slot.close()
+        sim_wall = time.perf_counter() - started
+        figures.update(
+            variant_sources=len(chosen), variants=variants, variants_succeeded=succeeded,
+            feasibility_executions=executions, simulator_wall_s=round(sim_wall, 2),
+            variants_per_minute=round(60 * variants / sim_wall, 1),
+            executions_per_variant=round((variants + executions) / max(1, variants), 2),
+            step_labels=dict(labels),
+        )
+        figures["load_after"] = os.getloadavg()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    print("command: python scripts/bench_replay.py " + " ".join(sys.argv[1:]))
+    print(f"load average before / after: {figures['load_before']} / {figures.get('load_after')}")
+    print(f"recordings: {figures['recordings']} successful oracle episodes of {figures['recording_attempts']} "
+          f"({len(files)} tasks x {args.seeds} seeds)")
+    print(f"replays: {figures['replays_succeeded']}/{figures['replays']} succeeded "
+          f"({100 * figures['replay_success_share']:.1f} %), failures by task: {figures['replay_failures_by_task'] or 'none'}; "
+          f"{figures['diverged_replays']} with a divergent step, {figures['reanchored_replays']} re-anchored")
+    print(f"replays per minute (fast, one browser, every replay written and judged): {figures['replays_per_minute']}")
+    print(f"pace: replays took {figures['replay_total_s']} s for recordings of {figures['recorded_total_s']} s "
+          f"(x{figures['speed_vs_recorded']}); timed mode (the recorded pace, baseline) {figures['timed_total_s']} s vs "
+          f"fast {figures['fast_total_s_same_episodes']} s on the same {figures['timed_replays']} episodes "
+          f"(x{figures['speed_vs_timed']})")
+    if "moved_layout_replays" in figures:
+        print(f"moved layout (click-button, wider/shifted/scrolled page): anchored {figures['moved_anchored_succeeded']}"
+              f"/{figures['moved_layout_replays']} succeed, blind {figures['moved_blind_succeeded']}/{figures['moved_layout_replays']}")
+    print(f"human simulator: {figures['variants']} variants of {figures['variant_sources']} recordings "
+          f"({figures['variants_succeeded']} succeeded) in {figures['simulator_wall_s']} s = "
+          f"{figures['variants_per_minute']} variants/min, {figures['executions_per_variant']} executions per variant "
+          f"(labelling included); step labels {figures['step_labels']}")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

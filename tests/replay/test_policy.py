@@ -1,0 +1,49 @@
+"""The replay policy's decisions on given screens (no environment): play, re-anchor, refuse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gui_agent.actions import Click, Done, Scroll, Type
+from gui_agent.envs.base import Observation
+from gui_agent.episode import (
+    ActorInfo,
+    EnvInfo,
+    EpisodeWriter,
+    Outcome,
+    ScreenSize,
+    TaskInfo,
+    read_episode,
+)
+from gui_agent.policy import TaskContext
+from replay.policy import AnchoredReplayPolicy
+
+from .test_anchor import _screen
+
+
+def _episode(tmp_path: Path, actions, frames) -> Path:  # type: ignore[no-untyped-def]
+    writer = EpisodeWriter.create(
+        tmp_path, task=TaskInfo(id="t/x", instruction="do it"),
+        env=EnvInfo(kind="browser", screen=ScreenSize(width=320, height=240)), actor=ActorInfo(type="human", name="a"),
+    )
+    for action, frame in zip(actions, frames):
+        writer.add_step(action, frame_before=frame)
+    writer.add_final_frame(frames[-1])
+    writer.finalize(Outcome(success=True, reward=1.0, termination="done"))
+    return writer.path
+
+
+def test_moves_clicks_keeps_typing_and_refuses_a_lost_click_but_not_a_scroll(tmp_path: Path) -> None:
+    recorded = _screen(at=(100, 80))
+    path = _episode(tmp_path, [Click(130, 92), Type("hi"), Scroll(300, 200, dy=3), Click(300, 30)], [recorded] * 4)
+    policy = AnchoredReplayPolicy(read_episode(path))
+    policy.reset(TaskContext(task_id="t/x", instruction="do it"))
+    live = _screen(360, 300, at=(157, 141))  # the page moved and grew
+    see = lambda: policy.act(Observation(screenshot=live)).actions
+    assert see() == [Click(187, 153)]
+    assert see() == [Type("hi")]
+    assert see() == [Scroll(300, 200, dy=3)]  # blank spot, nothing to find: a wheel turn is played as recorded
+    assert see() == [Done(success=False)]  # a click on a blank spot of a changed screen is refused
+    assert policy.refused and "step 3" in policy.refused and "featureless" in policy.refused
+    assert [r.moved_by for r in policy.reports[:1]] == [(57, 61)]
+    assert policy.reports[0].similarity is not None and policy.reports[0].similarity < 0.8
