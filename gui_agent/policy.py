@@ -52,3 +52,23 @@ class Policy(Protocol):
 
     def act(self, observation: Observation) -> PolicyOutput:
         """Return the next action(s) for this observation."""
+
+
+@runtime_checkable
+class SamplingPolicy(Policy, Protocol):
+    """A policy that can also sample several decisions for one observation.
+
+    For best-of-N selection (a reward model picks among the candidates): ``sample`` leaves
+    the policy's memory of the episode untouched, and ``accept`` records the chosen
+    candidate as if ``act`` had returned it, so the next prompt's history is right.
+    ``act(obs)`` is the same as taking one greedy decision and accepting it; a caller
+    that samples should call ``accept`` with the one it acts on. Policies
+    without this (the oracle, random, replay) keep working wherever only ``act`` is used.
+    """
+
+    def sample(self, observation: Observation, n: int, *, temperature: float = 1.0) -> list[PolicyOutput]:
+        """Up to ``n`` sampled decisions (unreadable samples are left out; none at all raises
+        :class:`~gui_agent.errors.ActionParseError`)."""
+
+    def accept(self, observation: Observation, output: PolicyOutput) -> None:
+        """Remember ``output`` (one of :meth:`sample`'s) as the decision taken on ``observation``."""

@@ -147,30 +147,53 @@ class SftEpisode:
             self.skipped["no screenshot"] += 1
         elif reply is not None:
             yield self._row(index, reply, image)
+        self._remember(action, reply, image)
+
+    def prompt(self, image: Any) -> tuple[list[dict[str, Any]], list[Any]]:
+        """(messages, images) of the next step without its reply: what a model is asked.
+
+        A policy serving a model fine-tuned on these rows (``models/vlm``) asks exactly
+        this, so training and inference prompts cannot drift apart. ``image`` is the screen
+        now, in any form the caller's processor takes; the images are oldest first.
+        """
+        images = [*self._frames, image] if self.options.images > 1 else [image]
+        return [self._system_turn(), self._user_turn(len(images))], images
+
+    def remember(self, action: Action, image: Any | None) -> None:
+        """Record a step taken outside :meth:`add` (a policy acting) for the next prompts."""
+        try:
+            reply: str | None = format_action(action, None, self.meta, self.options.action_format)
+        except ActionError:
+            reply = None
+        self._remember(action, reply, image)
+
+    def _remember(self, action: Action, reply: str | None, image: Any | None) -> None:
         if self.options.history:
             self._history.append(reply.split("Action: ", 1)[-1] if reply is not None else action_to_text(action))
         if image is not None and self.options.images > 1:
             self._frames.append(image)
 
     def _row(self, index: int, reply: str, image: dict[str, Any]) -> dict[str, Any]:
-        images = [*self._frames, image] if self.options.images > 1 else [image]
+        messages, images = self.prompt(image)
+        return {
+            "episode_id": self.meta.episode_id,
+            "step_index": index,
+            "task_id": self.meta.task.id,
+            "images": images,
+            "messages": [*messages, {"role": "assistant", "content": [{"type": "text", "text": reply}]}],
+        }
+
+    def _system_turn(self) -> dict[str, Any]:
+        return {"role": "system", "content": [{"type": "text", "text": self._system}]}
+
+    def _user_turn(self, n_images: int) -> dict[str, Any]:
         text = f"Task: {self.instruction}"
         if self._history:
             listed = "\n".join(f"{n}. {a}" for n, a in enumerate(self._history, start=1))
             text += f"\n\nPrevious actions:\n{listed}"
         else:
             text += "\n\nPrevious actions: none"
-        if len(images) > 1:
-            text += f"\n\nThe last {len(images)} screenshots, oldest first; the last is the screen now."
-        content = [{"type": "text", "text": text}, *({"type": "image", "text": None} for _ in images)]
-        return {
-            "episode_id": self.meta.episode_id,
-            "step_index": index,
-            "task_id": self.meta.task.id,
-            "images": images,
-            "messages": [
-                {"role": "system", "content": [{"type": "text", "text": self._system}]},
-                {"role": "user", "content": content},
-                {"role": "assistant", "content": [{"type": "text", "text": reply}]},
-            ],
-        }
+        if n_images > 1:
+            text += f"\n\nThe last {n_images} screenshots, oldest first; the last is the screen now."
+        content = [{"type": "text", "text": text}, *({"type": "image", "text": None} for _ in range(n_images))]
+        return {"role": "user", "content": content}

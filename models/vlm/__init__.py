@@ -1,0 +1,36 @@
+"""Transformers vision-language models as GUI policies, and their fine-tuning.
+
+Public API (what the policy, the trainer and the reward model's judge build on)::
+
+    from models.vlm import load_vlm, generate, VlmPolicy
+
+    vlm = load_vlm("runs/my-vlm")                      # folder or hub id; bf16 on GPU, fp32 on CPU
+    answer = generate(vlm, messages, [screenshot])      # chat messages in the SFT export's layout
+    answer.texts[0], answer.usage                       # reply text; tokens, images, latency
+
+Modules: :mod:`.families` (what differs per model family), :mod:`.loading` (model +
+processor, clear errors), :mod:`.processors` (processors without torchvision),
+:mod:`.generation` (prompt -> text), :mod:`.replies` (text -> actions),
+:mod:`.settings` (``hf:`` spec options, the trained model's serving settings),
+:mod:`.policy` (the policy), :mod:`.sft_data` / :mod:`.sft_train` (fine-tuning),
+:mod:`.tiny` (tiny random models for tests). Importing this package loads neither torch
+nor transformers; loading a model does.
+"""
+
+from models.vlm.families import FAMILIES, Family
+from models.vlm.generation import Generation, generate, prepare_inputs, prompt_text
+from models.vlm.loading import LoadedVlm, load_vlm
+from models.vlm.policy import VlmPolicy, load_vlm_policy
+
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "Generation",
+    "LoadedVlm",
+    "VlmPolicy",
+    "generate",
+    "load_vlm",
+    "load_vlm_policy",
+    "prepare_inputs",
+    "prompt_text",
+]

@@ -1,0 +1,135 @@
+"""A transformers VLM as a policy: screenshot(s) and task in, parsed actions out.
+
+Each step the prompt is built by the SFT export's own row builder
+(:class:`gui_agent.export.sft.SftEpisode`): the same system prompt, task line, list of
+previous actions and last N screenshots a model fine-tuned on our export was trained on.
+The reply is parsed by the foundation's parsers (:mod:`models.vlm.replies`); the usage of
+each call (prompt and reply tokens, images, latency) goes into the step record.
+
+Coordinates. ``uitars-v1`` replies are 0..1000 of the screenshot; ``uitars`` (Qwen2.5-VL /
+UI-TARS-1.5) replies are pixels of the image after the processor's ``smart_resize``, so
+they are mapped back with the processor's own min/max pixels, and every call checks that
+the processor really produced that frame (``image_grid_thw``); ``pyautogui`` replies are
+pixels of the screenshot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gui_agent.action_formats.uitars import smart_resize
+from gui_agent.envs.base import Observation
+from gui_agent.episode.format import ActorInfo, EnvInfo, EpisodeMeta, ScreenSize, TaskInfo
+from gui_agent.errors import ActionParseError, ModelError
+from gui_agent.export.sft import SftEpisode, SftOptions
+from gui_agent.policy import PolicyOutput, TaskContext
+from models.vlm.families import PARSEABLE_FORMATS
+from models.vlm.generation import Generation, generate, to_pil
+from models.vlm.loading import LoadedVlm, load_vlm
+from models.vlm.replies import parse_reply
+from models.vlm.settings import ServeSettings, parse_spec, read_settings
+
+
+class VlmPolicy:
+    """Serves a :class:`LoadedVlm` as a :class:`gui_agent.policy.SamplingPolicy`."""
+
+    def __init__(self, vlm: LoadedVlm, settings: ServeSettings | None = None, *, name: str | None = None):
+        self.vlm = vlm
+        self.settings = settings or ServeSettings()
+        self.action_format = self.settings.format or vlm.family.action_format
+        if self.action_format not in PARSEABLE_FORMATS:
+            raise ModelError(f"reply format {self.action_format!r} cannot be parsed; expected one of {', '.join(PARSEABLE_FORMATS)}")
+        self.name = name or f"hf:{vlm.source}"
+        self._task: TaskContext | None = None
+        self._episode: SftEpisode | None = None
+
+    # -- Policy ---------------------------------------------------------------------------
+    def reset(self, task: TaskContext) -> None:
+        self._task = task
+        self._episode = None  # built at the first observation, which tells the screen size
+
+    def act(self, observation: Observation) -> PolicyOutput:
+        output = self._decide(observation, n=1, temperature=None)[0]
+        self.accept(observation, output)
+        return output
+
+    # -- SamplingPolicy ---------------------------------------------------------------------
+    def sample(self, observation: Observation, n: int, *, temperature: float = 1.0) -> list[PolicyOutput]:
+        return self._decide(observation, n=n, temperature=temperature)
+
+    def accept(self, observation: Observation, output: PolicyOutput) -> None:
+        episode = self._episode_for(observation)
+        image = to_pil(observation.screenshot)
+        for action in output.actions:
+            episode.remember(action, image)
+
+    def prompt(self, observation: Observation) -> tuple[list[dict[str, object]], list[object]]:
+        """(messages, images) the model is asked on ``observation``: the SFT row builder's prompt."""
+        return self._episode_for(observation).prompt(to_pil(observation.screenshot))
+
+    # -- internals ----------------------------------------------------------------------------
+    def _episode_for(self, observation: Observation) -> SftEpisode:
+        if self._task is None:
+            raise RuntimeError("reset(task) must be called before act()")
+        if self._episode is None:
+            height, width = observation.screenshot.shape[:2]
+            meta = EpisodeMeta(
+                episode_id="live",
+                created_at="1970-01-01T00:00:00+00:00",
+                task=TaskInfo(id=self._task.task_id, instruction=self._task.instruction),
+                env=EnvInfo(kind="browser", screen=ScreenSize(width=int(width), height=int(height))),
+                actor=ActorInfo(type="policy", name=self.name),
+            )
+            options = SftOptions(action_format=self.action_format, images=self.settings.images, history=self.settings.history)  # type: ignore[arg-type]
+            self._episode = SftEpisode(meta, self._task.instruction, options)
+        return self._episode
+
+    def _decide(self, observation: Observation, *, n: int, temperature: float | None) -> list[PolicyOutput]:
+        messages, images = self.prompt(observation)
+        answer = generate(self.vlm, messages, images, max_new_tokens=self.settings.max_new_tokens,
+                          num_samples=n, temperature=temperature)
+        height, width = observation.screenshot.shape[:2]
+        bounds = self._check_frame(answer, width, height)
+        outputs: list[PolicyOutput] = []
+        failures: list[ActionParseError] = []
+        for text in answer.texts:
+            try:
+                parsed = parse_reply(text, self.action_format, screen_width=width, screen_height=height, **bounds)
+            except ActionParseError as exc:
+                failures.append(exc)
+                continue
+            outputs.append(PolicyOutput(actions=parsed.actions, thought=parsed.thought, usage=answer.usage, raw=text,
+                                        info={"format": self.action_format}))
+        if not outputs:
+            raise failures[0]
+        if failures:
+            for output in outputs:
+                output.info["unparseable_samples"] = len(failures)
+        return outputs
+
+    def _check_frame(self, answer: Generation, width: int, height: int) -> dict[str, int]:
+        """smart_resize bounds for ``uitars`` replies, after checking the model saw that frame."""
+        if self.action_format != "uitars":
+            return {}
+        min_pixels, max_pixels = self.vlm.pixel_bounds()
+        grid = answer.inputs.get("image_grid_thw")
+        if grid is None:
+            raise ModelError(f"{self.vlm.source}: 'uitars' (UI-TARS-1.5) replies need a Qwen2.5-VL style processor "
+                             "that reports image_grid_thw; use format=uitars-v1 or pyautogui")
+        patch = int(self.vlm.processor.image_processor.patch_size)
+        seen = (int(grid[-1][1]) * patch, int(grid[-1][2]) * patch)
+        expected = smart_resize(height, width, min_pixels=min_pixels, max_pixels=max_pixels)
+        if seen != expected:
+            raise ModelError(f"{self.vlm.source}: the processor resized the {width}x{height} screenshot to "
+                             f"{seen[1]}x{seen[0]}, not smart_resize's {expected[1]}x{expected[0]}; UI-TARS-1.5 "
+                             "coordinates would be misread")
+        return {"min_pixels": min_pixels, "max_pixels": max_pixels}
+
+
+def load_vlm_policy(argument: str) -> VlmPolicy:
+    """The policy of an ``hf:`` spec's argument: ``PATH_OR_ID[?options]`` (see :mod:`models.vlm.settings`)."""
+    source, overrides = parse_spec(argument)
+    settings = read_settings(source) if Path(source).is_dir() else ServeSettings()
+    settings = settings.merged(overrides)
+    vlm = load_vlm(source, family=settings.family, device=settings.device, dtype=settings.dtype)
+    return VlmPolicy(vlm, settings, name=f"hf:{argument}")

@@ -1,0 +1,229 @@
+"""Training rows for VLM fine-tuning, from episode folders or a ``--format sft`` export.
+
+Both sources yield the very rows :class:`gui_agent.export.sft.SftEpisode` builds -- the
+builder the policy prompts with at inference -- so what a model learns to answer is
+exactly what it will be asked. From episodes the rows are built here (no scrubbing: the
+policy sees the real instruction); from an export they are read from its Parquet shards
+(``data/sft/<split>-*.parquet``), and the export's reply format is recognised from its
+system prompt.
+
+:func:`encode_row` turns a row into model inputs with the loss on the assistant turn only:
+the prompt is processed exactly as :func:`models.vlm.generation.prepare_inputs` does at
+inference, and the reply (plus the family's end-of-turn token) is tokenized on its own and
+appended, so the tokens the model learns to emit are the tokens generation produces.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gui_agent.action_formats.uitars import MAX_PIXELS, MIN_PIXELS, smart_resize
+from gui_agent.errors import ModelError
+from gui_agent.export.layout import SFT, SPLIT_GLOB
+from gui_agent.export.sft import ACTION_FORMATS, SftEpisode, SftOptions, system_prompt
+from models.vlm.families import PARSEABLE_FORMATS
+from models.vlm.generation import prepare_inputs
+from models.vlm.loading import LoadedVlm
+
+
+@dataclass
+class SftData:
+    """Chat rows and what they were built with.
+
+    Attributes:
+        rows: ``{"images": [...], "messages": [system, user, assistant], ...}`` rows.
+        action_format: the reply format of every row.
+        images: most screenshots in one prompt.
+        history: most previous actions listed in one prompt (for an export, the most seen).
+        skipped: steps left out, by reason.
+    """
+
+    rows: list[dict[str, Any]]
+    action_format: str
+    images: int
+    history: int
+    skipped: Counter[str] = field(default_factory=Counter)
+
+
+def is_sft_export(path: Path) -> bool:
+    """True for a folder written by ``gui-agent export --format sft``."""
+    return (path / "data" / SFT).is_dir()
+
+
+def rows_from_episodes(paths: Sequence[str | Path], options: SftOptions) -> SftData:
+    """Rows of every usable episode under ``paths``. Failed episodes (``success: false``) and
+    damaged ones are left out and counted; episodes nobody judged are kept."""
+    from gui_agent.errors import ExportError
+    from gui_agent.export.sources import Skipped, find_episode_dirs, load_episode, scan_metas
+
+    try:
+        dirs = find_episode_dirs(paths)
+    except ExportError as exc:
+        raise ModelError(str(exc)) from None
+    data = SftData(rows=[], action_format=options.action_format, images=options.images, history=options.history)
+    for path, meta in scan_metas(dirs):
+        if isinstance(meta, Skipped):
+            data.skipped[f"episode skipped: {meta.reason}"] += 1
+            continue
+        if meta.outcome is not None and meta.outcome.success is False:
+            data.skipped["failed episode (a demonstration of what not to do)"] += 1
+            continue
+        episode = load_episode(path)
+        if isinstance(episode, Skipped):
+            data.skipped[f"episode skipped: {episode.reason}"] += 1
+            continue
+        builder = SftEpisode(episode.meta, episode.meta.task.instruction, options)
+        for step in episode.steps:
+            image = {"bytes": (path / step.frame_before).read_bytes(), "path": step.frame_before} if step.frame_before else None
+            data.rows.extend(builder.add(step.index, step.action, step.thought, image))
+        data.skipped.update(builder.skipped)
+    return data
+
+
+def rows_from_export(path: Path, *, declared_format: str | None = None, split: str = "train") -> SftData:
+    """Rows of an export's ``sft`` config, split ``split``.
+
+    The format is read from the rows' system prompt; UI-TARS v1 and 1.5 rows share one, so
+    for them ``declared_format`` (``--format``) must say which.
+    """
+    import pyarrow.parquet as pq
+
+    shards = sorted(path.glob(SPLIT_GLOB.format(config=SFT, split=split)))
+    if not shards:
+        found = sorted({p.name.split("-")[0] for p in (path / "data" / SFT).glob("*.parquet")})
+        raise ModelError(f"{path}: the sft export has no {split!r} split (found: {', '.join(found) or 'none'})")
+    rows: list[dict[str, Any]] = []
+    for shard in shards:
+        rows.extend(pq.read_table(shard, columns=["images", "messages"]).to_pylist())
+    if not rows:
+        raise ModelError(f"{path}: the sft export's {split!r} split has no rows")
+    kinds = {_prompt_kind(row, path) for row in rows}
+    if len(kinds) > 1:
+        raise ModelError(f"{path}: rows in several reply formats ({', '.join(sorted(kinds))}); export one format")
+    kind = kinds.pop()
+    if kind == "uitars" and declared_format not in (None, "uitars", "uitars-v1"):
+        raise ModelError(f"{path}: the export's rows are in UI-TARS form, not {declared_format!r}")
+    if kind == "uitars":
+        if declared_format is None:
+            raise ModelError(f"{path}: UI-TARS rows; their prompt does not say whether coordinates are v1 (0..1000) or "
+                             "1.5 (smart_resize pixels): pass --format uitars-v1 or --format uitars, as exported")
+        kind = declared_format
+    elif declared_format is not None and declared_format != kind:
+        raise ModelError(f"{path}: the export's rows are in {kind!r} form, not {declared_format!r}")
+    history = max(_listed_actions(row) for row in rows)
+    return SftData(rows=rows, action_format=kind, images=max(len(row["images"]) for row in rows),
+                   history=history)
+
+
+def _prompt_kind(row: dict[str, Any], where: Path) -> str:
+    """``uitars`` (v1 or 1.5), ``pyautogui`` or ``canonical``, by the row's system prompt."""
+    system = row["messages"][0]["content"][0]["text"]
+    matches = [name for name in ACTION_FORMATS if system_prompt(name) == system]  # type: ignore[arg-type]
+    if not matches:
+        raise ModelError(f"{where}: a row's system prompt is not one of gui_agent's SFT prompts; "
+                         "export with this version of 'gui-agent export --format sft'")
+    return matches[0]
+
+
+def _listed_actions(row: dict[str, Any]) -> int:
+    text = row["messages"][1]["content"][0]["text"]
+    if "Previous actions:\n" not in text:
+        return 0
+    listed = text.split("Previous actions:\n", 1)[1].split("\n\n", 1)[0]
+    return len(listed.splitlines())
+
+
+def load_rows(inputs: Sequence[str | Path], options: SftOptions, *, declared_format: str | None = None) -> SftData:
+    """Rows from episode folders (built with ``options``), or from sft export folders
+    (``declared_format``: see :func:`rows_from_export`); ``inputs`` all of one kind."""
+    paths = [Path(p) for p in inputs]
+    exports = [p for p in paths if p.is_dir() and is_sft_export(p)]
+    if exports and len(exports) != len(paths):
+        raise ModelError("give either episode folders or sft export folders, not both")
+    if exports:
+        parts = [rows_from_export(p, declared_format=declared_format) for p in exports]
+        if len({part.action_format for part in parts}) > 1:
+            raise ModelError("the exports use different reply formats; train on one format")
+        data = SftData(rows=[r for part in parts for r in part.rows], action_format=parts[0].action_format,
+                       images=max(p.images for p in parts), history=max(p.history for p in parts))
+    else:
+        data = rows_from_episodes(paths, options)
+    if data.action_format not in PARSEABLE_FORMATS:
+        raise ModelError(f"reply format {data.action_format!r} cannot be parsed back at inference; "
+                         f"train on one of {', '.join(PARSEABLE_FORMATS)}")
+    if not data.rows:
+        reasons = "; ".join(f"{reason} ({n})" for reason, n in data.skipped.most_common(5)) or "no steps"
+        raise ModelError(f"no training rows: {reasons}")
+    return data
+
+
+def row_texts(row: dict[str, Any]) -> Iterator[str]:
+    """Every text of a row (to train a tiny model's tokenizer on)."""
+    for message in row["messages"]:
+        for part in message["content"]:
+            if part.get("type") == "text" and part.get("text"):
+                yield part["text"]
+
+
+def check_frames(data: SftData, vlm: LoadedVlm) -> None:
+    """``uitars`` rows are written in pixels of smart_resize with UI-TARS' default bounds; the
+    model must see the same frame, or it learns coordinates it will misread later."""
+    if data.action_format != "uitars":
+        return
+    from models.vlm.generation import to_pil
+
+    bounds = vlm.pixel_bounds()
+    sizes = {to_pil(row["images"][-1]).size for row in data.rows}
+    for width, height in sorted(sizes):
+        written = smart_resize(height, width, min_pixels=MIN_PIXELS, max_pixels=MAX_PIXELS)
+        seen = smart_resize(height, width, min_pixels=bounds[0], max_pixels=bounds[1])
+        if written != seen:
+            raise ModelError(
+                f"{vlm.source}: its processor resizes a {width}x{height} screen to {seen[1]}x{seen[0]}, but the "
+                f"'uitars' rows give coordinates in {written[1]}x{written[0]} (min_pixels={MIN_PIXELS}, "
+                f"max_pixels={MAX_PIXELS}); set those in preprocessor_config.json or train with --format uitars-v1"
+            )
+
+
+@dataclass
+class Encoded:
+    """One training example: model inputs with ``labels`` (-100 on the prompt)."""
+
+    inputs: dict[str, Any]
+    prompt_tokens: int
+    reply_tokens: int
+
+
+def encode_row(vlm: LoadedVlm, row: dict[str, Any]) -> Encoded:
+    """Inputs and labels of one row; the loss falls on the reply and its end-of-turn token."""
+    import torch
+
+    messages = row["messages"]
+    if messages[-1]["role"] != "assistant":
+        raise ModelError("a training row must end with the assistant's turn")
+    inputs = prepare_inputs(vlm, messages[:-1], list(row["images"]))
+    reply = messages[-1]["content"][0]["text"]
+    reply_ids = vlm.tokenizer(vlm.family.reply_prefix + reply + vlm.family.end_of_turn, add_special_tokens=False)["input_ids"]
+    prompt_length = int(inputs["input_ids"].shape[1])
+    tail = torch.tensor([reply_ids], dtype=inputs["input_ids"].dtype, device=inputs["input_ids"].device)
+    encoded: dict[str, Any] = {}
+    for key, value in inputs.items():
+        if isinstance(value, torch.Tensor) and value.dim() == 2 and value.shape == (1, prompt_length):
+            if key == "input_ids":
+                extra = tail
+            elif key == "attention_mask":
+                extra = torch.ones_like(tail)
+            else:  # per-token type ids: the reply is text
+                extra = torch.zeros_like(tail)
+            encoded[key] = torch.cat([value, extra], dim=1)
+        else:
+            encoded[key] = value
+    labels = torch.full_like(encoded["input_ids"], -100)
+    labels[0, prompt_length:] = tail[0]
+    encoded["labels"] = labels
+    return Encoded(inputs=encoded, prompt_tokens=prompt_length, reply_tokens=len(reply_ids))
+
