@@ -91,3 +91,27 @@ class ExportError(GuiAgentError):
 
 class NothingExportedError(ExportError):
     """Every episode was skipped (or there were none): no dataset was written."""
+
+
+class RewardDataError(GuiAgentError):
+    """Reward-model data is missing or unusable (no folder, no samples, an episode or frame a sample needs)."""
+
+
+class RewardCheckpointError(GuiAgentError):
+    """A reward-model checkpoint is missing, damaged, or not a reward model's."""
+
+
+class ModelError(GuiAgentError):
+    """A vision-language model cannot be loaded, prompted or trained as asked: a path that
+    is not a model, an unsupported ``model_type``, a model that needs a GPU on a CPU-only
+    machine, training data it cannot learn from. The message says what to do instead."""
+
+
+class PolicyCheckpointError(GuiAgentError):
+    """A policy checkpoint is missing, damaged, or not one the chosen policy can load
+    (another model's file, a newer format, a network of other sizes)."""
+
+
+class PolicyDataError(GuiAgentError):
+    """Episodes given to train a policy are missing or unusable (no episode folders, no
+    steps a policy can learn from); the message names the paths."""
