@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from gui_agent.episode.format import (
-    EPISODE_FILE,
     FRAMES_DIR,
     STEPS_FILE,
     TEMP_SUFFIX,
@@ -21,7 +20,7 @@ from gui_agent.episode.format import (
     frame_path,
 )
 from gui_agent.episode.reader import Episode, read_episode
-from gui_agent.episode.writer import write_json_atomic
+from gui_agent.episode.writer import write_meta
 
 
 def trim(path: str | Path, start: int, end: int | None = None) -> Episode:
@@ -65,7 +64,7 @@ def trim(path: str | Path, start: int, end: int | None = None) -> Episode:
     os.replace(tmp, folder / STEPS_FILE)
     labels = {**episode.meta.labels, "trimmed": {"from_steps": n, "kept": [start, end]}}
     meta = episode.meta.model_copy(update={"labels": labels, "stats": Stats(steps=len(kept), duration_s=episode.meta.stats.duration_s)})
-    write_json_atomic(folder / EPISODE_FILE, meta.model_dump(mode="json"))
+    write_meta(folder, meta)
     return read_episode(folder)
 
 
@@ -83,5 +82,5 @@ def relabel(path: str | Path, *, success: bool | None = None, notes: str | None 
         update["outcome"] = outcome.model_copy(update={"success": success})
     if instruction is not None:
         update["task"] = meta.task.model_copy(update={"instruction": instruction})
-    write_json_atomic(folder / EPISODE_FILE, meta.model_copy(update=update).model_dump(mode="json"))
+    write_meta(folder, meta.model_copy(update=update))
     return read_episode(folder, lenient=True)

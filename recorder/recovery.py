@@ -15,7 +15,7 @@ from pathlib import Path
 from gui_agent.episode import read_episode, recover
 from gui_agent.episode.format import EPISODE_FILE, EVENTS_FILE, Stats
 from gui_agent.episode.reader import Episode, read_meta
-from gui_agent.episode.writer import EpisodeWriter, write_json_atomic
+from gui_agent.episode.writer import EpisodeWriter, write_meta
 from recorder.events import read_events
 from recorder.reduce import ReduceConfig, reduce_events
 
@@ -62,5 +62,5 @@ def recover_recording(path: str | Path, config: ReduceConfig | None = None) -> E
         writer.add_step(r.action, t=max(0.0, r.t), events=(r.start, r.end), info={**r.info, "recovered_from_events": True})
     writer.close()
     meta = episode.meta.model_copy(update={"stats": Stats(steps=writer.n_steps, duration_s=round(max(episode.meta.stats.duration_s, tail[-1].t), 3))})
-    write_json_atomic(folder / EPISODE_FILE, meta.model_dump(mode="json"))
+    write_meta(folder, meta)
     return read_episode(folder)

@@ -17,8 +17,7 @@ from typing import Any
 from gui_agent.envs.base import Env
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import read_meta
-from gui_agent.episode.format import EPISODE_FILE
-from gui_agent.episode.writer import write_json_atomic
+from gui_agent.episode.writer import write_meta
 from gui_agent.runner import RunResult, run_episode
 from replay.policy import AnchoredReplayPolicy, Mode, StepReport
 from replay.selector import selector_locator
@@ -112,5 +111,5 @@ def replay_episode(
     result = ReplayResult(source=source.episode.path, run=run, mode=mode, steps=policy.reports, threshold=threshold, refused=policy.refused)
     meta = read_meta(run.episode_path)
     labels = {**meta.labels, "replay": result.summary()}
-    write_json_atomic(run.episode_path / EPISODE_FILE, meta.model_copy(update={"labels": labels}).model_dump(mode="json"))
+    write_meta(run.episode_path, meta.model_copy(update={"labels": labels}))
     return result

@@ -11,9 +11,15 @@ import os
 import shutil
 from pathlib import Path
 
-from gui_agent.episode.format import EPISODE_FILE, FRAMES_DIR, STEPS_FILE, TEMP_SUFFIX, Outcome, Stats
+from gui_agent.episode.format import (
+    FRAMES_DIR,
+    STEPS_FILE,
+    TEMP_SUFFIX,
+    Outcome,
+    Stats,
+)
 from gui_agent.episode.reader import Episode, read_episode, read_meta
-from gui_agent.episode.writer import write_json_atomic
+from gui_agent.episode.writer import write_meta
 
 DAMAGED_SUFFIX = ".damaged"
 
@@ -60,5 +66,5 @@ def recover(path: str | Path) -> Episode:
             "stats": Stats(steps=len(episode.steps), duration_s=round(duration, 3)),
         }
     )
-    write_json_atomic(folder / EPISODE_FILE, meta.model_dump(mode="json"))
+    write_meta(folder, meta)
     return read_episode(folder)

@@ -29,6 +29,7 @@ from PIL import Image
 
 from gui_agent.actions import Action, action_to_dict
 from gui_agent.episode.format import (
+    DEFAULT_FRAME_FORMAT,
     EPISODE_FILE,
     FRAMES_DIR,
     STEPS_FILE,
@@ -58,6 +59,18 @@ FRAME_SAVE_OPTIONS: dict[str, dict[str, object]] = {
     "png": {"format": "PNG", "compress_level": PNG_COMPRESS_LEVEL},
     "webp": {"format": "WEBP", "lossless": True, "method": 1, "quality": 0},
 }
+
+
+def write_meta(folder: Path, meta: EpisodeMeta) -> None:
+    """(Re)write ``folder/episode.json`` atomically: the one way every module writes it.
+
+    ``frame_format`` is left out when it is the default (PNG), so PNG episodes stay readable
+    by readers that predate the field (they reject unknown keys).
+    """
+    data = meta.model_dump(mode="json")
+    if data.get("frame_format") == DEFAULT_FRAME_FORMAT:
+        del data["frame_format"]
+    write_json_atomic(Path(folder) / EPISODE_FILE, data)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -141,7 +154,7 @@ class EpisodeWriter:
         )
         path.mkdir(parents=True, exist_ok=False)
         (path / FRAMES_DIR).mkdir()
-        write_json_atomic(path / EPISODE_FILE, meta.model_dump(mode="json"))
+        write_meta(path, meta)
         return cls(path, meta)
 
     @classmethod
@@ -227,7 +240,7 @@ class EpisodeWriter:
                 "stats": Stats(steps=self._n_steps, duration_s=round(self.elapsed(), 3)),
             }
         )
-        write_json_atomic(self.path / EPISODE_FILE, self.meta.model_dump(mode="json"))
+        write_meta(self.path, self.meta)
         return self.meta
 
     def _append_line(self, line: str) -> None:

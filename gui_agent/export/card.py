@@ -159,7 +159,7 @@ def _body(
     intro = (
         "Trajectories of GUI (computer-use) agents and people at real screens, exported by "
         f"gui-agent's `export` (trajectory format v{FORMAT_VERSION}, export format "
-        f"v{EXPORT_FORMAT_VERSION}). Screenshots are embedded PNG files, byte for byte as recorded."
+        f"v{EXPORT_FORMAT_VERSION}). Screenshots are embedded image files (PNG or lossless WebP), byte for byte as recorded."
     )
     lines += [
         intro,

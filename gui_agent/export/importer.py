@@ -27,7 +27,6 @@ from pydantic import ValidationError
 
 from gui_agent.episode import read_episode
 from gui_agent.episode.format import (
-    EPISODE_FILE,
     FRAMES_DIR,
     STEPS_FILE,
     VIDEO_FILE,
@@ -36,9 +35,8 @@ from gui_agent.episode.format import (
     frame_format_of,
     frame_path,
 )
-from gui_agent.episode.writer import FRAME_SAVE_OPTIONS, write_json_atomic
-from gui_agent.errors import ActionError, EpisodeFormatError
-from gui_agent.errors import ExportError
+from gui_agent.episode.writer import FRAME_SAVE_OPTIONS, write_meta
+from gui_agent.errors import ActionError, EpisodeFormatError, ExportError
 from gui_agent.export.layout import CARD_FILE, EPISODES, STEPS, split_glob
 from gui_agent.export.rows import meta_from_row, step_from_row
 
@@ -181,7 +179,7 @@ class _Importer:
         (folder / FRAMES_DIR).mkdir(parents=True)
         self.started[episode_id] = folder
         # Like the writer: metadata first, marked unfinished until everything is on disk.
-        write_json_atomic(folder / EPISODE_FILE, meta.model_copy(update={"status": "recording"}).model_dump(mode="json"))
+        write_meta(folder, meta.model_copy(update={"status": "recording"}))
         (folder / STEPS_FILE).touch()
         return folder
 
@@ -264,7 +262,7 @@ class _Importer:
                     (folder / VIDEO_FILE).write_bytes(video["bytes"])
                 if row.get("video_timestamps") is not None:
                     (folder / VIDEO_TIMESTAMPS_FILE).write_text(row["video_timestamps"], encoding="utf-8")
-                write_json_atomic(folder / EPISODE_FILE, meta.model_dump(mode="json"))
+                write_meta(folder, meta)
                 read_episode(folder)  # strict: what was imported must read back cleanly
             except _Skip as exc:
                 self._fail(episode_id, str(exc))

@@ -3,7 +3,7 @@
 Export builds rows from :class:`~gui_agent.episode.EpisodeMeta` and
 :class:`~gui_agent.episode.StepRecord`; import turns rows back into the very same records
 (validated by their pydantic models, so a tampered dataset fails loudly). Frames travel as
-the PNG bytes found on disk, never decoded and re-encoded: that is what makes the round
+the frame files (PNG or WebP) found on disk, never decoded and re-encoded: that is what makes the round
 trip bit-exact and keeps masked regions exactly as the recorder left them.
 """
 
