@@ -12,6 +12,7 @@ examples:
   gui-agent export runs/ --out exports/demo --split train=0.8,test=0.2 --split-by task
   gui-agent export runs/ --out exports/sft --format sft --action-format pyautogui --sft-images 2
   gui-agent export runs/ --out exports/all --format steps,sft --license cc-by-4.0
+  gui-agent export recordings/ --out exports/video --video    # + screen.mp4 as datasets.Video
   gui-agent export runs/ --out exports/demo --push my-org/gui-trajectories --private
 
 formats (several may be given, comma-separated):
@@ -50,7 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--secrets-file", type=Path, help="file of exact strings to scrub, one per line")
     parser.add_argument("--license", default="unknown", help="licence id for the card, e.g. apache-2.0, cc-by-4.0")
     parser.add_argument("--name", help="the dataset's title in the card")
-    parser.add_argument("--video", action="store_true", help="embed screen.mp4 as a datasets.Video column (needs torchcodec)")
+    parser.add_argument("--video", action="store_true",
+                        help="embed each episode's screen.mp4 (recorded with --video-fps) as a datasets.Video column "
+                        "of 'episodes', with its frame times; needs torchcodec and FFmpeg's libraries (scripts/setup.sh); "
+                        "a video that does not decode is reported and left out")
     parser.add_argument("--action-format", default="uitars", choices=("uitars", "uitars-v1", "pyautogui", "canonical"),
                         help="assistant action form in sft rows (default: uitars = UI-TARS-1.5)")
     parser.add_argument("--sft-images", type=int, default=1, help="screenshots per sft row: current + previous (default: 1)")
@@ -115,6 +119,8 @@ def handle(args: argparse.Namespace) -> int:
         console.print(f"[yellow]skipped[/yellow] {skipped.path}: {_redact(skipped.reason, token)}", soft_wrap=True)
     for line in report.skipped_samples:
         console.print(f"[yellow]skipped sample[/yellow] {_redact(line, token)}", soft_wrap=True)
+    for line in report.video_problems:
+        console.print(f"[yellow]video left out[/yellow] {_redact(line, token)}", soft_wrap=True)
     sizes = ", ".join(
         f"{config}: " + " / ".join(f"{split} {r.num_rows}" for split, r in per.items()) for config, per in report.results.items()
     )

@@ -71,6 +71,8 @@ class Summary:
     skipped_episodes: int = 0
     sft_skipped: Counter[str] = field(default_factory=Counter)
     reward_samples: int = 0
+    videos: int = 0  # episodes exported with their screen.mp4 (--video)
+    videos_left_out: int = 0  # screen.mp4 files that did not decode (their episodes exported without)
 
     def add_episode(self, meta: EpisodeMeta, split: str, steps: int) -> None:
         self.episodes[split] += 1
@@ -197,6 +199,9 @@ def _body(
         rows.append(("left out", f"{summary.skipped_episodes} corrupt or unfinished episode(s)"))
     if summary.sft_skipped:
         rows.append(("sft steps left out", _top(summary.sft_skipped, limit=10)))
+    if summary.videos or summary.videos_left_out:
+        left_out = f"; {summary.videos_left_out} undecodable left out" if summary.videos_left_out else ""
+        rows.append(("screen video", f"{summary.videos} episode(s) with `video` (H.264 MP4, `datasets.Video`){left_out}"))
     lines += [f"| {k} | {v} |" for k, v in rows]
     lines += ["", "## Configs", ""]
     for config in configs:

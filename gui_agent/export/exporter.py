@@ -18,7 +18,6 @@ from typing import Any
 from datasets import Features
 from gui_agent.actions import action_from_dict, action_to_text
 from gui_agent.episode import Episode, EpisodeMeta
-from gui_agent.episode.format import VIDEO_FILE, VIDEO_TIMESTAMPS_FILE
 from gui_agent.export import reward as reward_mod
 from gui_agent.export.card import Summary, render_card
 from gui_agent.errors import ExportError, NothingExportedError
@@ -116,6 +115,8 @@ class ExportReport:
     summary: Summary
     skipped: list[Skipped] = field(default_factory=list)
     skipped_samples: list[str] = field(default_factory=list)
+    #: ``"<episode folder>: <why>"`` for each video (or time map) left out of an exported episode.
+    video_problems: list[str] = field(default_factory=list)
 
     @property
     def episodes(self) -> int:
@@ -166,6 +167,7 @@ class _Exporter:
         self.summary = Summary(license=options.license, scrub=options.scrub)
         self.skipped: list[Skipped] = []
         self.skipped_samples: list[str] = []
+        self.video_problems: list[str] = []
         self.writers: dict[str, dict[str, ShardWriter]] = {
             config: {
                 split: ShardWriter(
@@ -244,12 +246,14 @@ class _Exporter:
         self.summary.add_episode(meta, split, len(episode.steps))
 
     def _video(self, episode: Episode) -> dict[str, Any]:
-        video = episode.path / VIDEO_FILE
-        stamps = episode.path / VIDEO_TIMESTAMPS_FILE
-        return {
-            "video": {"bytes": video.read_bytes(), "path": VIDEO_FILE} if video.is_file() else None,
-            "video_timestamps": stamps.read_text(encoding="utf-8") if stamps.is_file() else None,
-        }
+        from gui_agent.export.video import video_cells
+
+        cells = video_cells(episode.path)
+        if cells.problem is not None:
+            self.video_problems.append(f"{episode.path}: {cells.problem}")
+        self.summary.videos += cells.video is not None
+        self.summary.videos_left_out += cells.problem is not None and cells.video is None
+        return cells.cells()
 
     # -- reward samples -----------------------------------------------------------------
     def export_rewards(self, inputs: Sequence[str | Path]) -> None:
@@ -452,4 +456,5 @@ def export_dataset(
         summary=exporter.summary,
         skipped=exporter.skipped,
         skipped_samples=exporter.skipped_samples,
+        video_problems=exporter.video_problems,
     )

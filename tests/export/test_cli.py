@@ -81,27 +81,3 @@ def test_progress_callback_and_bar(tmp_path: Path) -> None:
                             env=env, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "exporting" in result.stderr and "3/3" in result.stderr
-
-
-def test_video_is_embedded_where_a_decoder_exists_and_refused_where_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import datasets
-    from gui_agent.export import ExportError, import_dataset
-    from gui_agent.export import video as video_mod
-
-    episode = write_synthetic(tmp_path / "in", "ep", [Click(1, 1)])
-    clip = b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 4  # the file travels as bytes, never decoded at export
-    (episode / "screen.mp4").write_bytes(clip)
-    (episode / "screen_timestamps.json").write_text('{"0": 0.0}')
-    if not video_mod.video_decoder_available():
-        with pytest.raises(ExportError, match="--video needs the video decoder"):
-            export_dataset([tmp_path / "in"], tmp_path / "ds", ExportOptions(video=True))
-        # Where torchcodec is installed the check passes; the embedding itself needs no decoder.
-        monkeypatch.setattr(video_mod, "video_decoder_available", lambda: True)
-    out = tmp_path / "ds"
-    export_dataset([tmp_path / "in"], out, ExportOptions(video=True))
-    rows = datasets.load_dataset(str(out), "episodes", split="train", cache_dir=str(tmp_path / "c"))
-    assert isinstance(rows.features["video"], datasets.Video)
-    raw = rows.cast_column("video", datasets.Video(decode=False))[0]
-    assert raw["video"]["bytes"] == clip and raw["video_timestamps"] == '{"0": 0.0}'
-    import_dataset(out, tmp_path / "back")
-    assert (tmp_path / "back" / "ep" / "screen.mp4").read_bytes() == clip
