@@ -10,7 +10,7 @@ TASK = Path(__file__).resolve().parents[1] / "datasets" / "tasks" / "miniwob" / 
 
 
 def test_run_then_show(tmp_path: Path, capsys) -> None:
-    assert main(["run", str(TASK), "--seeds", "0-1", "--out", str(tmp_path)]) == 0
+    assert main(["run", str(TASK), "--policy", "oracle", "--seeds", "0-1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.count("SUCCESS miniwob/click-tab") == 2
     episodes = sorted(p for p in tmp_path.iterdir() if p.is_dir())

@@ -7,16 +7,21 @@ from pathlib import Path
 
 EXAMPLES = """\
 examples:
-  gui-agent run datasets/tasks/miniwob/click-button.yaml
+  gui-agent run datasets/tasks/miniwob/click-button.yaml          # the shipped pixel policy
+  gui-agent run datasets/tasks/miniwob/click-button.yaml --policy oracle
   gui-agent run datasets/tasks/miniwob/enter-text.yaml --policy random --seed 3
   gui-agent run datasets/tasks/miniwob/click-tab.yaml --seeds 0-4 --out runs/tabs
   gui-agent run datasets/tasks/miniwob/click-test.yaml --policy replay:runs/ep_dir
   gui-agent run TASK.yaml --headed --display :99   # watch it on an X display
 
 policies:
+  pixel[:CKPT]    pixel-in network: screenshot + instruction -> action (default: the
+                  shipped checkpoint; CKPT from 'gui-agent train policy')
   oracle          scripted MiniWoB++ solver reading the DOM (makes demonstrations)
   random[:SEED]   random clicks, typing and keys: the floor to beat
   replay:EPISODE  plays back a recorded episode's actions
+  hf:PATH_OR_ID   a transformers VLM (Qwen2-VL, Qwen2.5-VL/UI-TARS, Idefics3/SmolVLM);
+                  options after '?', e.g. hf:runs/vlm?images=2&history=3 (README)
 
 The episode is written to OUT/<episode_id>/ in the trajectory format; inspect it with
 'gui-agent show OUT/<episode_id>'. Exit status: 0 all episodes succeeded, 1 some failed,
@@ -34,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("task", type=Path, help="a task file (task.yaml)")
-    parser.add_argument("--policy", default="oracle", help="which policy acts (default: oracle; see below)")
+    parser.add_argument("--policy", default="pixel", help="which policy acts (default: pixel, the shipped pixel-in network; see below)")
     seeds = parser.add_mutually_exclusive_group()
     seeds.add_argument("--seed", type=int, default=0, help="environment seed (default: 0)")
     seeds.add_argument("--seeds", type=_seed_range, help="several seeds, e.g. 0-9 or 1,5,7: one episode each")

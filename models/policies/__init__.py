@@ -2,7 +2,7 @@
 
 Specs: ``oracle`` (scripted MiniWoB++ solver reading the DOM), ``desktop-oracle``
 (scripted solver of the desktop suites), ``random`` or
-``random:SEED``, ``replay:EPISODE_DIR``. Each policy's module is imported only when
+``random:SEED``, ``replay:EPISODE_DIR``, ``hf:PATH_OR_ID`` (a transformers VLM, :mod:`models.vlm`), ``pixel[:CKPT]`` (the pixel-in network, :mod:`models.pixel`). Each policy's module is imported only when
 chosen, so choosing the oracle never loads torch.
 """
 
@@ -15,6 +15,8 @@ POLICY_SPECS: dict[str, str] = {
     "desktop-oracle": "scripted solver of the desktop suites (real clicks and keys through XTEST)",
     "random": "random clicks/typing/keys; 'random:SEED' to choose the seed",
     "replay": "'replay:EPISODE_DIR' plays a recorded episode's actions",
+    "pixel": "'pixel' the shipped pixel-in network (models/pixel); 'pixel:CKPT' a checkpoint from 'gui-agent train policy'",
+    "hf": "'hf:PATH_OR_ID[?images=2&...]' a transformers vision-language model (Qwen2-VL, Qwen2.5-VL/UI-TARS, Idefics3/SmolVLM)",
 }
 
 
@@ -39,5 +41,16 @@ def load_policy(spec: str) -> Policy:
         from models.policies.replay_policy import ReplayPolicy
 
         return ReplayPolicy(argument)
+    if name == "pixel":
+        try:
+            from models.pixel.policy import PixelPolicy
+        except ModuleNotFoundError as exc:
+            raise ValueError(f"the pixel policy needs torch ({exc}); install gui-agent[models] or choose --policy oracle") from None
+
+        return PixelPolicy(argument or None)
+    if name == "hf":
+        from models.vlm.policy import load_vlm_policy
+
+        return load_vlm_policy(argument)
     known = "\n".join(f"  {key:8s} {text}" for key, text in POLICY_SPECS.items())
     raise ValueError(f"unknown policy {spec!r}; known policies:\n{known}")
