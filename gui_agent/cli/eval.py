@@ -12,6 +12,9 @@ examples:
   gui-agent eval miniwob --repeats 8 --out runs/oracle-k8 --resume      # after Ctrl-C or a kill
   gui-agent eval miniwob --ray --workers 4                              # local Ray (or $RAY_ADDRESS)
   gui-agent eval miniwob --ray 10.0.0.5:6379 --workers 16               # a Ray cluster
+  gui-agent eval my-tasks/ --judge runs/reward-ckpt                     # tasks without an evaluator: a reward model judges
+  gui-agent eval my-tasks/ --judge "hf:Qwen/Qwen2-VL-2B-Instruct?votes=5"   # ... or a VLM, 5 sampled votes
+  gui-agent eval miniwob --policy random:1 --best-of 8 --reward-model runs/reward-ckpt
 
 SUITE is task files, folders of task files, or a named suite (a folder under
 datasets/tasks/, e.g. miniwob). Try r of a task uses seed SEED+r (--same-seed: SEED).
@@ -20,7 +23,9 @@ Output (OUT/): ledger.jsonl (one line per finished episode, written as it finish
 results.json, results.md, cost_effectiveness.png, run.json, episodes/. pass@1 comes with
 its 95% Wilson interval; pass@k and pass^k (all k tries succeed) are unbiased estimates
 averaged over tasks. Environment failures (browser died or hung on every attempt) are
-counted apart and never scored. Exit status: 0 done, 3 some episodes could not be scored
+counted apart and never scored. --judge scores only episodes of tasks that have no
+evaluator (the verdict goes into the episode's outcome, detail.judge); --best-of N asks the
+policy N times per step and acts on the decision the reward model rates best. Exit status: 0 done, 3 some episodes could not be scored
 (environment failures), 2 bad input, 130 interrupted (resume with --resume).
 """
 
@@ -47,7 +52,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seeds", type=_seed_list, help="explicit seeds, one per try, e.g. 0-9 or 3,17,40 (sets --repeats)")
     parser.add_argument("--max-attempts", type=_positive, default=3, help="tries of an episode whose environment failed (default: 3)")
     parser.add_argument("--on-loop", choices=("stop", "warn"), default="stop", help="doom loop: end the episode, or tell the policy")
-    parser.add_argument("--max-tokens", type=_positive, help="token budget per episode (input + output)")
+    parser.add_argument("--max-tokens", type=_positive, help="token budget per episode (input + output); replaces the task files' limits.max_tokens")
+    parser.add_argument("--judge", metavar="CKPT|hf:MODEL",
+                        help="judge episodes of tasks without an evaluator: a reward-model checkpoint (gui-agent train reward) "
+                        "or hf:MODEL[?votes=5&temperature=0.7] for a transformers VLM")
+    parser.add_argument("--best-of", type=_positive, default=1, metavar="N",
+                        help="sample N decisions per step and act on the one the reward model scores highest (default: 1, off)")
+    parser.add_argument("--reward-model", metavar="CKPT", help="reward-model checkpoint for --best-of (default: --judge when it is a checkpoint)")
     parser.add_argument("--headed", action="store_true", help="show the browsers (needs $DISPLAY)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar, only the results")
     parser.set_defaults(handler=handle)
@@ -85,12 +96,16 @@ def handle(args: argparse.Namespace) -> int:
         return 2
     if args.seeds:
         args.repeats = len(args.seeds)
+    reward_model = args.reward_model or (args.judge if args.best_of > 1 and args.judge and not args.judge.startswith("hf:") else None)
+    if args.best_of > 1 and reward_model is None:
+        console.print("[red]error:[/red] --best-of needs a reward model to choose: --reward-model CKPT (gui-agent train reward)")
+        return 2
     out = args.out or Path("runs") / f"eval-{dt.datetime.now().strftime('%Y%m%dT%H%M%S')}"
     options = EvalOptions(
         suite=list(args.suite), policy=args.policy, repeats=args.repeats, out_dir=out, workers=args.workers,
         ray=args.ray is not None, ray_address=args.ray or None, resume=args.resume, seed=args.seed,
         same_seed=args.same_seed, seeds=args.seeds, max_attempts=args.max_attempts, on_loop=args.on_loop, max_tokens=args.max_tokens,
-        headless=False if args.headed else None,
+        headless=False if args.headed else None, judge=args.judge, best_of=args.best_of, reward_model=reward_model,
     )
     progress = _Progress(console, quiet=args.quiet)
     try:
@@ -98,7 +113,9 @@ def handle(args: argparse.Namespace) -> int:
             results = evaluate_suite(options, on_start=progress.start, on_record=progress.record, on_note=progress.note)
     except KeyboardInterrupt:
         console.print(f"[yellow]interrupted[/yellow]; finished episodes are in {out}/ledger.jsonl. Continue with:\n"
-                      f"  gui-agent eval {' '.join(args.suite)} --repeats {args.repeats} --policy {args.policy} --out {out} --resume",
+                      f"  gui-agent eval {' '.join(args.suite)} --repeats {args.repeats} --policy {args.policy} --out {out} --resume"
+                      + (f" --judge {args.judge}" if args.judge else "")
+                      + (f" --best-of {args.best_of} --reward-model {reward_model}" if args.best_of > 1 else ""),
                       soft_wrap=True)
         return 130
     except (GuiAgentError, ValueError, OSError, RuntimeError) as exc:

@@ -11,7 +11,7 @@ import argparse
 import importlib
 
 #: Trainer modules (``gui_agent.cli.train_<name>``), in the order ``--help`` lists them.
-TRAIN_MODULES: tuple[str, ...] = ()
+TRAIN_MODULES: tuple[str, ...] = ("policy", "vlm", "reward")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -48,6 +48,7 @@ class EvalOptions:
         seeds: explicit seeds, one per try (overrides repeats, seed and same_seed).
         max_attempts: tries of an episode whose environment failed.
         on_loop / max_tokens / headless: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
+        judge / best_of / reward_model: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
     """
 
     suite: list[str]
@@ -65,6 +66,9 @@ class EvalOptions:
     on_loop: str = "stop"
     max_tokens: int | None = None
     headless: bool | None = None
+    judge: str | None = None
+    best_of: int = 1
+    reward_model: str | None = None
 
 
 def plan(task_files: list[Path], options: EvalOptions) -> list[WorkItem]:
@@ -93,7 +97,8 @@ def _manifest(options: EvalOptions, task_files: list[Path]) -> dict[str, Any]:
     return {"suite": [str(s) for s in options.suite], "task_files": [str(p) for p in task_files], "policy": options.policy,
             "repeats": options.repeats, "seed": options.seed, "same_seed": options.same_seed, "seeds": options.seeds,
             "max_attempts": options.max_attempts, "on_loop": options.on_loop, "max_tokens": options.max_tokens,
-            "sessions": []}
+            "judge": options.judge, "best_of": options.best_of if options.best_of > 1 else None,
+            "reward_model": options.reward_model if options.best_of > 1 else None, "sessions": []}
 
 
 def evaluate_suite(
@@ -132,6 +137,7 @@ def evaluate_suite(
         manifest["sessions"] = old.get("sessions", [])
     elif old is not None or (out / LEDGER_FILE).exists():
         raise ValueError(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+    _check_models(options, task_files, on_note)
     out.mkdir(parents=True, exist_ok=True)
     done = read_ledger(out / LEDGER_FILE)
     pending = [item for item in items if item.key not in done]
@@ -143,7 +149,8 @@ def evaluate_suite(
     if on_start is not None:
         on_start(len(pending), len(items))
     config = WorkerConfig(policy=options.policy, out_dir=str(out.resolve()), max_attempts=options.max_attempts,
-                          on_loop=options.on_loop, max_tokens=options.max_tokens, headless=options.headless)
+                          on_loop=options.on_loop, max_tokens=options.max_tokens, headless=options.headless,
+                          judge=options.judge, best_of=options.best_of, reward_model=options.reward_model)
     if options.ray:
         from gui_agent.evaluate.ray_pool import RayPool
 
@@ -182,6 +189,23 @@ def evaluate_suite(
     return report(out, items=items, k=options.repeats)
 
 
+def _check_models(options: EvalOptions, task_files: list[Path], on_note: Callable[[str], None] | None) -> None:
+    """Refuse a judge or reward model that cannot load before any worker starts (loads no weights)."""
+    if options.best_of > 1 and not options.reward_model:
+        raise ValueError("--best-of needs a reward model: --reward-model CKPT (or a checkpoint as --judge)")
+    if options.best_of > 1:
+        from models.reward.best_of import check_reward_model
+
+        check_reward_model(str(options.reward_model))
+    if options.judge:
+        from gui_agent.task import load_task
+        from models.reward.judge import check_judge
+
+        check_judge(options.judge)
+        if on_note is not None and all(load_task(p).evaluator is not None for p in task_files):
+            on_note("every task has an evaluator, so the judge is not used (it judges tasks without one)")
+
+
 def report(out: Path, *, items: list[WorkItem] | None = None, k: int | None = None) -> dict[str, Any]:
     """(Re)compute and write the results of the run in ``out`` from its ledger."""
     manifest = read_manifest(out) or {}
@@ -191,7 +215,8 @@ def report(out: Path, *, items: list[WorkItem] | None = None, k: int | None = No
         records = {key: r for key, r in records.items() if key in wanted}
     k = k or int(manifest.get("repeats", 1))
     last = (manifest.get("sessions") or [{}])[-1]
-    run = {key: manifest.get(key) for key in ("suite", "policy", "repeats", "seed", "same_seed", "seeds", "max_attempts", "on_loop", "max_tokens")}
+    run = {key: manifest.get(key) for key in ("suite", "policy", "repeats", "seed", "same_seed", "seeds", "max_attempts", "on_loop", "max_tokens",
+                                              "judge", "best_of", "reward_model")}
     run.update(workers=last.get("workers"), backend=last.get("backend"), episodes_per_s=last.get("episodes_per_s"),
                planned=len(items) if items is not None else None, finished=len(records))
     results = summarize(records.values(), k=k, run=run)

@@ -33,6 +33,9 @@ class WorkerConfig:
         on_loop: the doom-loop guard's action, ``stop`` or ``warn``.
         max_tokens: token budget per episode (None: none).
         headless: override the tasks' headless setting (None keeps it).
+        judge: judge spec for tasks without an evaluator (see :mod:`gui_agent.evaluate.judging`).
+        best_of: candidate decisions per step the reward model chooses among (1: off).
+        reward_model: the reward-model checkpoint that chooses (``best_of`` > 1).
     """
 
     policy: str
@@ -41,6 +44,9 @@ class WorkerConfig:
     on_loop: str = "stop"
     max_tokens: int | None = None
     headless: bool | None = None
+    judge: str | None = None
+    best_of: int = 1
+    reward_model: str | None = None
 
 
 def make_policy(spec: str) -> Policy:
@@ -71,6 +77,11 @@ class EpisodeWorker:
 
         self.config = config
         self.policy = make_policy(config.policy)
+        if config.best_of > 1:
+            from models.reward.best_of import best_of_policy
+
+            self.policy = best_of_policy(self.policy, str(config.reward_model), config.best_of)
+        self._judge: Any = None
         self.slot = EnvSlot(headless=config.headless)
         self.current_task: str | None = None
         self.name = f"{socket.gethostname()}:{os.getpid()}"
@@ -109,8 +120,25 @@ class EpisodeWorker:
                 guard_events=[{k: e[k] for k in ("guard", "kind", "message")} for e in result.guard_events],
                 episode=str(result.episode_path),
             )
+            if self.config.judge and task.evaluator is None and not result.env_failed:
+                self._judged(record, result.episode_path)
         record["finished_at"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
         return record
+
+    def _judged(self, record: dict[str, Any], episode_path: Path) -> None:
+        """Score an episode of a task without an evaluator by the run's judge (loaded on first use)."""
+        from gui_agent.errors import GuiAgentError
+        from gui_agent.evaluate.judging import load_judge, record_verdict
+
+        try:
+            if self._judge is None:
+                self._judge = load_judge(str(self.config.judge))
+            verdict = self._judge.judge_episode(episode_path)
+        except GuiAgentError as exc:  # the episode stays unjudged (a failure, as without a judge), and says why
+            record["judge"] = {"error": str(exc)}
+            return
+        record_verdict(episode_path, verdict)
+        record.update(success=verdict.success, reward=round(float(verdict.score), 6), judge=verdict.to_dict())
 
     def close(self) -> None:
         self.slot.close()
