@@ -14,6 +14,9 @@ action's (within ``match_px``) and that arrived closest to the action's time.
 
 Playwright's sync API delivers binding calls only while the main thread is inside a
 Playwright call, so the session loop here waits with ``page.wait_for_timeout``.
+
+``miniwob:TASK`` as the URL opens a MiniWoB++ task page started with a known seed
+(:mod:`recorder.miniwob_page`), so the recording can be replayed from the same start state.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 
 from gui_agent.envs.chromium import ChromiumProcess
 from recorder.display import RecorderError
+from recorder.miniwob_page import MiniWobPage
 from recorder.reduce import Reduced
 from recorder.session import RecordingSession, SessionConfig
 
@@ -94,7 +98,12 @@ INJECT_JS = r"""
 class BrowserRecording:
     """A recording session plus a headed Chromium at ``url`` reporting action targets."""
 
-    def __init__(self, url: str, config: SessionConfig, *, window_size: tuple[int, int] | None = None, match_px: int = 3):
+    def __init__(self, url: str, config: SessionConfig, *, window_size: tuple[int, int] | None = None, match_px: int = 3,
+                 seed: int | None = None):
+        #: The MiniWoB++ task and seed when ``url`` is ``miniwob:TASK`` (ValueError: no such task).
+        self.miniwob = MiniWobPage.parse(url, seed)
+        if self.miniwob is None and seed is not None:
+            raise ValueError("--seed applies to MiniWoB++ pages only (--browser miniwob:TASK)")
         self.url = url
         self.session = RecordingSession(config)
         self.session.target_for = self.target_for
@@ -118,11 +127,32 @@ class BrowserRecording:
             context.expose_binding("__guiRecord", self._on_report)
             context.add_init_script(INJECT_JS)
             self.page = context.new_page()
-            self.page.goto(self.url)
+            self.page.goto(self.url if self.miniwob is None else self.miniwob.file_url)
+            if self.miniwob is not None:
+                self._start_miniwob(self.miniwob)
         except Exception as exc:
             self.close()
             raise RecorderError(f"cannot open the browser at {self.url!r}: {exc}") from None
         return self.session.start()
+
+    def _start_miniwob(self, task: MiniWobPage) -> None:
+        """Start the seeded episode; name the task and seed in the episode (replay finds them)."""
+        instruction = task.start_episode(self.page)
+        config = self.session.config
+        config.task = config.task or instruction
+        config.task_id = config.task_id or task.task_id
+        config.labels = {**config.labels, "seed": task.seed,
+                         "miniwob": {"task": task.task, "shown_t": round(self.session.clock.now(), 4)}}
+
+    def page_verdict(self) -> dict[str, object] | None:
+        """A MiniWoB++ page's own verdict (``done``, ``raw_reward``, ``reason``); None for other pages
+        or when the page cannot be read."""
+        if self.miniwob is None or self.page is None:
+            return None
+        try:
+            return MiniWobPage.verdict(self.page)
+        except Exception:  # noqa: BLE001 - the annotator closed the page: no verdict
+            return None
 
     def _on_report(self, source: Any, payload: dict[str, Any]) -> None:
         t = self.session.clock.now()

@@ -79,6 +79,8 @@ class SessionConfig:
     video_fps: float = 0.0  # > 0: also write screen.mp4 at this rate (recorder.video)
     #: Keyframe files, both lossless; WebP keeps a 1080p session under 5 MB a minute.
     frame_format: FrameFormat = "webp"
+    #: Extra episode labels written at start (e.g. ``seed`` of a MiniWoB++ page).
+    labels: dict[str, Any] = field(default_factory=dict)
 
 
 class RecordingSession:
@@ -135,7 +137,7 @@ class RecordingSession:
             frame_format=cfg.frame_format,
             labels={"recorder": {"pid": os.getpid(), "host": socket.gethostname(), "display": self.display,
                                  "monitors": layout[1:], "origin": [layout[0]["left"], layout[0]["top"]], "fps": cfg.fps, "pause_chord": cfg.pause_chord, "stop_chord": cfg.stop_chord,
-                                 "mask_pattern": cfg.mask_pattern, "video_fps": cfg.video_fps}},
+                                 "mask_pattern": cfg.mask_pattern, "video_fps": cfg.video_fps}, **cfg.labels},
         )
         self._events_file = open(self.writer.path / EVENTS_FILE, "a", encoding="utf-8")
         try:
@@ -196,12 +198,13 @@ class RecordingSession:
         if self.screen.error and self.stop_reason == "screen":
             raise RecorderError(self.screen.error + "; the episode is kept up to this point")
 
-    def finish(self, *, success: bool | None, notes: str | None = None, reason: str | None = None) -> Path:
-        """Mark the episode complete with the annotator's verdict."""
+    def finish(self, *, success: bool | None, notes: str | None = None, reason: str | None = None,
+               labels: dict[str, Any] | None = None) -> Path:
+        """Mark the episode complete with the annotator's verdict (``labels``: more episode labels)."""
         assert self.writer is not None
-        labels: dict[str, Any] = {"events": self.n_events,
-                                  "screen_grabs": {"count": self.screen.grabs, "late": self.screen.late_grabs,
-                                                   "max_gap_s": round(self.screen.max_gap_s, 4)}}
+        labels = {**(labels or {}), "events": self.n_events,
+                  "screen_grabs": {"count": self.screen.grabs, "late": self.screen.late_grabs,
+                                   "max_gap_s": round(self.screen.max_gap_s, 4)}}
         if self.video is not None:
             labels["video"] = {"frames": len(self.video.times), "fps": self.video.fps, "error": self.video.error}
         if notes:

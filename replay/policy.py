@@ -7,11 +7,14 @@ each recorded step it
 
 1. scores the live screen against the recorded keyframe (:mod:`replay.similarity`);
 2. for actions with a screen position (click, move, scroll, drag), re-finds the target:
-   by the recorded selector when the step has one and the page has exactly one such
-   element (browser recordings), else by the recorded patch (:mod:`replay.anchor`);
-3. refuses (a ``done(success=False)`` that ends the episode, with the reason) when a click
-   or drag target cannot be placed confidently, instead of clicking blind (a move or a
-   scroll, which presses nothing, is then played where it was recorded);
+   by the recorded selector (or tag and text) when the step has one (browser recordings,
+   :mod:`replay.selector`), else by the recorded patch (:mod:`replay.anchor`);
+3. when a click or drag target cannot be placed confidently, first lets the page settle:
+   a fast replay can arrive before what the person waited for (an autocomplete menu, an
+   animation), so it plays short ``wait`` actions (0.1, 0.3, 0.6 s; recorded in the
+   replay), trying the same step again on each new screen; then it refuses (a
+   ``done(success=False)`` that ends the episode, with the reason) instead of clicking
+   blind (a move or a scroll, which presses nothing, is then played where it was recorded);
 4. in timed mode, waits until the recording's own time of the step.
 
 Each step's findings are kept in :attr:`AnchoredReplayPolicy.reports`.
@@ -27,7 +30,16 @@ from typing import Any, Literal
 
 import numpy as np
 
-from gui_agent.actions import Action, Click, Done, Drag, Move, Scroll, action_to_dict
+from gui_agent.actions import (
+    Action,
+    Click,
+    Done,
+    Drag,
+    Move,
+    Scroll,
+    Wait,
+    action_to_dict,
+)
 from gui_agent.envs.base import Observation
 from gui_agent.episode import Episode
 from gui_agent.policy import PolicyOutput, TaskContext
@@ -35,9 +47,12 @@ from replay.anchor import Anchor, locate
 from replay.similarity import screen_similarity
 
 Mode = Literal["fast", "timed"]
-#: Finds a recorded target (a step's ``target`` dict) on the live page: its (x, y), or None.
-#: Called with the step's target and the recorded click point.
-SelectorLocator = Callable[[dict[str, Any], "tuple[int, int] | None"], "tuple[int, int] | None"]
+#: Finds a recorded target (a step's ``target`` dict) on the live page: its (x, y) and how it
+#: was found (``selector`` or ``text``), or None. Called with the step's target and the
+#: recorded click point.
+SelectorLocator = Callable[[dict[str, Any], "tuple[int, int] | None"], "tuple[int, int, str] | None"]
+#: Waits (seconds) before a target that is not found yet is given up on, while the screen changes.
+SETTLE_WAITS_S = (0.1, 0.3, 0.6)
 
 
 @dataclass
@@ -50,6 +65,7 @@ class StepReport:
     moved_by: tuple[int, int] | None = None
     anchor: dict[str, Any] | None = None
     refused: str | None = None
+    waited_s: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -83,6 +99,9 @@ class AnchoredReplayPolicy:
         mode: ``fast`` (as fast as the environment settles) or ``timed`` (the recording's pace).
         anchoring: re-find targets (False: play the recorded coordinates blind).
         locate_selector: finds a recorded target by its selector on the live page.
+        frame_origin: where the live screen's (0, 0) is in the recorded keyframes (a browser
+            recording of the whole screen, :mod:`replay.viewport`): each keyframe is cut to
+            the live screen's size from there, so it compares with, and anchors on, the page.
     """
 
     name = "replay-anchored"
@@ -95,6 +114,7 @@ class AnchoredReplayPolicy:
         mode: Mode = "fast",
         anchoring: bool = True,
         locate_selector: SelectorLocator | None = None,
+        frame_origin: tuple[int, int] | None = None,
     ) -> None:
         self.episode = episode
         self.actions = list(actions) if actions is not None else episode.actions()
@@ -103,21 +123,28 @@ class AnchoredReplayPolicy:
         self.mode = mode
         self.anchoring = anchoring
         self.locate_selector = locate_selector
+        self.frame_origin = frame_origin
         self.reports: list[StepReport] = []
         self.refused: str | None = None
         self._next = 0
         self._started: float | None = None
         self._frames: dict[int, np.ndarray] = {}
+        self._waits = 0  # settle waits played for the current step
 
     def reset(self, task: TaskContext) -> None:
         self.reports, self.refused, self._next, self._started = [], None, 0, None
+        self._waits = 0
 
-    def _recorded_frame(self, index: int) -> np.ndarray | None:
+    def _recorded_frame(self, index: int, live_shape: tuple[int, ...]) -> np.ndarray | None:
         if index not in self._frames:
             step = self.episode.steps[index] if index < len(self.episode.steps) else None
             if step is None or not step.frame_before:
                 return None
-            self._frames[index] = self.episode.load_frame(step.frame_before)
+            frame = self.episode.load_frame(step.frame_before)
+            if self.frame_origin is not None:
+                x, y = self.frame_origin
+                frame = np.ascontiguousarray(frame[y : y + live_shape[0], x : x + live_shape[1]])
+            self._frames[index] = frame
         return self._frames[index]
 
     def _wait_for_recorded_time(self, index: int) -> None:
@@ -139,7 +166,7 @@ class AnchoredReplayPolicy:
         if self.mode == "timed":
             self._wait_for_recorded_time(index)
         action = self.actions[index]
-        recorded = self._recorded_frame(index)
+        recorded = self._recorded_frame(index, observation.screenshot.shape)
         similarity = screen_similarity(observation.screenshot, recorded) if recorded is not None else None
         report = StepReport(index=index, similarity=similarity, action={})
         point = _point(action)
@@ -151,11 +178,24 @@ class AnchoredReplayPolicy:
                 # (or nothing is pressed) wherever the pointer is, so play it as recorded
                 placed = Anchor(point[0], point[1], True, "as_recorded", placed.score, reason=placed.reason)
             if not placed.confident or placed.x is None or placed.y is None:
-                report.refused = f"step {index}: {placed.reason}"
+                if self._waits < len(SETTLE_WAITS_S):
+                    # the page may still be on its way to what the person saw (a menu shown
+                    # 300 ms after typing shows no change before it): let it settle
+                    seconds = SETTLE_WAITS_S[self._waits]
+                    self._waits += 1
+                    self._next -= 1
+                    return PolicyOutput(actions=[Wait(seconds)],
+                                        thought=f"replay step {index}: {placed.reason}; waiting {seconds} s for the page to settle")
+                report.waited_s = round(sum(SETTLE_WAITS_S[: self._waits]), 2)
+                self._waits = 0
+                report.refused = f"step {index}: {placed.reason}" + (
+                    f" (after waiting {report.waited_s} s for the page to settle)" if report.waited_s else "")
                 report.action = {"kind": "done", "success": False}
                 self.reports.append(report)
                 self.refused = report.refused
                 return PolicyOutput(actions=[Done(success=False)], thought=f"replay refused to act: {report.refused}")
+            report.waited_s = round(sum(SETTLE_WAITS_S[: self._waits]), 2)
+            self._waits = 0
             if (placed.x, placed.y) != point:
                 report.moved_by = (placed.x - point[0], placed.y - point[1])
                 action = _moved(action, placed.x, placed.y)
@@ -172,7 +212,7 @@ class AnchoredReplayPolicy:
         if self.locate_selector is not None and target and target.get("selector"):
             found = self.locate_selector(target, point)
             if found is not None:
-                return Anchor(found[0], found[1], True, "selector", 1.0)
+                return Anchor(found[0], found[1], True, found[2], 1.0)
         if recorded is None:
             return Anchor(point[0], point[1], True, "none", 0.0, reason="no recorded frame; played as recorded")
         return locate(recorded, point[0], point[1], live)

@@ -102,7 +102,8 @@ def replay_episode(
         env = make_env(source.task, headless=headless, display=display)
     try:
         policy = AnchoredReplayPolicy(
-            source.episode, actions=source.actions, mode=mode, anchoring=anchoring, locate_selector=selector_locator(env)
+            source.episode, actions=source.actions, mode=mode, anchoring=anchoring, locate_selector=selector_locator(env),
+            frame_origin=source.origin,
         )
         run = run_episode(source.task, policy, out_dir=out_dir, seed=source.seed, env=env)
     finally:

@@ -2,8 +2,13 @@
 
 The browser recorder stores, per step, the target element's ``selector`` and its
 ``bbox`` (CSS pixels of the viewport, ``[left, top, width, height]``). On the live page
-the selector must name exactly one visible element, otherwise it is no evidence and the
-replayer falls back to the image patch. The new point keeps the click's relative position
+the selector must name exactly one visible element. Selectors built on ids that a page
+numbers as it goes (jQuery UI's ``#ui-id-5`` for a menu item) name another element, or
+none, once the page has made more of them; so when the selector finds no element, or
+one whose text is not the recorded text (for targets recorded with text), the one
+visible element with the recorded tag and exactly the recorded text is taken (method
+``text``). Otherwise it is no evidence and the replayer falls back to the image
+patch (which a hover highlight in the recorded keyframe can defeat). The new point keeps the click's relative position
 inside the element when the recording says where in the element it was, else the
 element's centre. Browser observations are CSS pixels (device scale factor 1), so CSS
 pixels are action pixels.
@@ -17,24 +22,30 @@ from gui_agent.envs.base import Env
 from replay.policy import SelectorLocator
 
 _FIND_JS = """
-(selector) => {
-  let found;
-  try { found = Array.from(document.querySelectorAll(selector)); } catch (e) { return null; }
-  const visible = found.filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; });
-  if (visible.length !== 1) return null;
-  const r = visible[0].getBoundingClientRect();
-  return [r.left, r.top, r.width, r.height];
+([selector, tag, text]) => {
+  const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const box = (el, how) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height, how]; };
+  const textOf = (el) => (el.innerText || '').trim().slice(0, 200);
+  let found = [];
+  try { found = Array.from(document.querySelectorAll(selector)).filter(shown); } catch (e) { found = []; }
+  // an element that has text must still have the recorded text (a renumbered id names another)
+  if (found.length === 1 && (!text || textOf(found[0]) === text)) return box(found[0], 'selector');
+  if (found.length > 1 || !tag || !text) return null;
+  const same = Array.from(document.getElementsByTagName(tag)).filter((el) => shown(el) && textOf(el) === text);
+  return same.length === 1 ? box(same[0], 'text') : null;
 }
 """
 
 
 def _relative_point(target: dict[str, Any], click: tuple[int, int] | None) -> tuple[float, float]:
-    box = target.get("bbox_screen") or target.get("bbox")  # the click is in screen pixels when both exist
-    if click is None or not box or len(box) != 4 or box[2] <= 0 or box[3] <= 0:
-        return 0.5, 0.5
-    fx, fy = (click[0] - box[0]) / box[2], (click[1] - box[1]) / box[3]
-    if 0.0 <= fx <= 1.0 and 0.0 <= fy <= 1.0:
-        return fx, fy
+    """Where in the element the click was (0-1 each way), else its centre. The click is in
+    page pixels (``bbox``) once the replayer moved it there, screen pixels otherwise."""
+    for box in (target.get("bbox"), target.get("bbox_screen")):
+        if click is None or not box or len(box) != 4 or box[2] <= 0 or box[3] <= 0:
+            continue
+        fx, fy = (click[0] - box[0]) / box[2], (click[1] - box[1]) / box[3]
+        if 0.0 <= fx <= 1.0 and 0.0 <= fy <= 1.0:
+            return fx, fy
     return 0.5, 0.5
 
 
@@ -44,15 +55,16 @@ def selector_locator(env: Env) -> SelectorLocator | None:
     if call is None:
         return None
 
-    def locate(target: dict[str, Any], click: tuple[int, int] | None = None) -> tuple[int, int] | None:
+    def locate(target: dict[str, Any], click: tuple[int, int] | None = None) -> tuple[int, int, str] | None:
         selector = target.get("selector")
         if not isinstance(selector, str) or not selector:
             return None
-        box = call(lambda page: page.evaluate(_FIND_JS, selector), what="find the recorded selector")
+        query = [selector, target.get("tag") or "", target.get("text") or ""]
+        box = call(lambda page: page.evaluate(_FIND_JS, query), what="find the recorded selector")
         if not box:
             return None
         fx, fy = _relative_point(target, click)
         x, y = int(box[0] + fx * box[2]), int(box[1] + fy * box[3])
-        return x, y
+        return x, y, str(box[4])
 
     return locate

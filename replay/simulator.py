@@ -51,8 +51,7 @@ class Simulator:
         self.seed = seed
         self.donors = list(donors)
         self.original = source.actions
-        screen = source.episode.meta.env.screen
-        self.screen = (screen.width, screen.height)
+        self.screen = source.screen
         self.feasible = FeasibilityCache(self._judge)
         self.feasible.remember(self.original, True)
 

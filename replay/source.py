@@ -4,32 +4,43 @@ The trajectory format stores the task's id (and ``task.source`` when a converter
 and, for runner episodes, the environment seed in ``labels.seed``; it does not store the
 task file's path. The task file is found, in order: the ``--task`` override; ``task.source``
 when it names an existing file; a task file under ``datasets/tasks/`` whose ``id`` is the
-episode's task id.
+episode's task id. Browser recordings of MiniWoB++ pages (``gui-agent record --browser
+miniwob:TASK --seed N``) carry the task id ``miniwob/TASK`` and ``labels.seed`` too.
+
+A browser recording's points are screen pixels; :attr:`SourceEpisode.actions` gives them in
+the page's pixels, as the replay environment takes them (:mod:`replay.viewport`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from gui_agent.actions import Action, Done
+from gui_agent.actions import Action, Click, Done, Drag, Move, Scroll
 from gui_agent.episode import Episode, read_episode
 from gui_agent.errors import EpisodeFormatError
 from gui_agent.evaluate.suite import SUITES_DIR
 from gui_agent.task import Task, load_task
 from replay.errors import ReplayError
+from replay.viewport import recorded_page_origin
 
 _ID_LINE = re.compile(r"^id:\s*['\"]?([^'\"\s#]+)", re.MULTILINE)
 
 
 @dataclass
 class SourceEpisode:
-    """A recorded episode ready to replay: its steps, its task, its seed."""
+    """A recorded episode ready to replay: its steps, its task, its seed.
+
+    ``origin`` is the screen position of the page's (0, 0) in a browser recording (None:
+    the episode's points are already the environment's pixels).
+    """
 
     episode: Episode
     task: Task
     seed: int | None
+    origin: tuple[int, int] | None = None
 
     @property
     def episode_id(self) -> str:
@@ -37,16 +48,38 @@ class SourceEpisode:
 
     @property
     def actions(self) -> list[Action]:
-        """The recorded actions without a trailing ``done`` (the replayer adds its own)."""
+        """The recorded actions without a trailing ``done`` (the replayer adds its own), in
+        the environment's pixels."""
         actions = self.episode.actions()
         while actions and isinstance(actions[-1], Done):
             actions.pop()
-        return actions
+        if self.origin is None:
+            return actions
+        return [_shifted(a, -self.origin[0], -self.origin[1]) for a in actions]
+
+    @property
+    def screen(self) -> tuple[int, int]:
+        """(width, height) of the screen the actions' points refer to."""
+        if self.origin is not None:
+            viewport = getattr(self.task.environment, "viewport", None)
+            if viewport is not None:
+                return viewport.width, viewport.height
+        size = self.episode.meta.env.screen
+        return size.width, size.height
 
     @property
     def succeeded(self) -> bool:
         outcome = self.episode.meta.outcome
         return bool(outcome is not None and outcome.success)
+
+
+def _shifted(action: Action, dx: int, dy: int) -> Action:
+    """``action`` with its point(s) moved by (dx, dy)."""
+    if isinstance(action, Drag):
+        return dataclasses.replace(action, x1=action.x1 + dx, y1=action.y1 + dy, x2=action.x2 + dx, y2=action.y2 + dy)
+    if isinstance(action, (Click, Move, Scroll)):
+        return dataclasses.replace(action, x=action.x + dx, y=action.y + dy)
+    return action
 
 
 def _task_index(root: Path) -> dict[str, Path]:
@@ -104,4 +137,5 @@ def load_source(episode_path: str | Path, *, task_file: str | Path | None = None
             f"{path}: the episode ran in a {meta.env.kind} environment but task {task.id} is a "
             f"{task.environment.kind} task; pass the right one with --task FILE"
         )
-    return SourceEpisode(episode=episode, task=task, seed=int(seed) if isinstance(seed, int) else None)
+    return SourceEpisode(episode=episode, task=task, seed=int(seed) if isinstance(seed, int) else None,
+                         origin=recorded_page_origin(episode))

@@ -10,6 +10,7 @@ EXAMPLES = """\
 examples:
   gui-agent record --task "Sum column B in the sheet"            # records $DISPLAY
   gui-agent record --task "Find the cheapest flight" --browser https://example.org
+  gui-agent record --browser miniwob:click-button --seed 7         # replayable: task file + seed known
   gui-agent record --display :99 --out recordings --stop-key ctrl+alt+q
   gui-agent record --task "..." --success --notes "took the long way" --duration 60
   gui-agent record --recover --out recordings                       # repair crashed recordings
@@ -19,6 +20,9 @@ Stop with the stop chord (default ctrl+alt+s), Ctrl-C or SIGTERM; pause/resume w
 pause chord (default ctrl+alt+p) or SIGUSR1: while paused nothing is captured. At stop you
 are asked whether the task succeeded and for notes, unless --success/--failure/--notes say
 it. Episodes a crash left unfinished in OUT are recovered at the next start.
+With --browser miniwob:TASK the page's task is started with --seed (random if not given),
+the instruction is the page's, the task id is miniwob/TASK and, unless --success/--failure
+say otherwise, the page's own reward is the verdict: `gui-agent replay` can replay it.
 Exit status: 0 recorded, 2 bad input, 3 the display or browser cannot be recorded.
 """
 
@@ -34,7 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--task-id", help="an id for the task (default: 'recorded')")
     parser.add_argument("--out", type=Path, default=Path("recordings"), help="folder for episodes (default: recordings/)")
     parser.add_argument("--display", help="X display to record, e.g. :99 (default: $DISPLAY)")
-    parser.add_argument("--browser", metavar="URL", help="open a headed Chromium at URL and record target elements")
+    parser.add_argument("--browser", metavar="URL", help="open a headed Chromium at URL and record target elements "
+                        "(miniwob:TASK: a MiniWoB++ task page, started with --seed)")
+    parser.add_argument("--seed", type=int, help="with --browser miniwob:TASK: the task's seed (default: random; kept in the episode)")
     parser.add_argument("--fps", type=float, default=40.0, help="screen grabs per second for keyframes (default: 40)")
     parser.add_argument("--video-fps", type=float, default=0.0,
                         help="also write a continuous screen.mp4 at this rate, e.g. 2 (default: 0 = no video; needs PyAV)")
@@ -75,8 +81,12 @@ def handle(args: argparse.Namespace) -> int:
         print(f"recovered {folder} ({len(episode.steps)} steps)")
     if args.recover:
         return 0
-    task = args.task or _ask("Task: ")
-    if not task:
+    miniwob = bool(args.browser and args.browser.startswith("miniwob:"))
+    if args.seed is not None and not miniwob:
+        print("error: --seed applies to MiniWoB++ pages only (--browser miniwob:TASK)", file=sys.stderr)
+        return 2
+    task = args.task or ("" if miniwob else _ask("Task: "))  # a MiniWoB++ page states its own task
+    if not task and not miniwob:
         print("error: give the task with --task \"...\"", file=sys.stderr)
         return 2
     from recorder.privacy import DEFAULT_MASK_PATTERN
@@ -95,7 +105,7 @@ def handle(args: argparse.Namespace) -> int:
         if args.browser:
             from recorder.browser import BrowserRecording
 
-            browser = BrowserRecording(args.browser, config)
+            browser = BrowserRecording(args.browser, config, seed=args.seed)
             session = browser.session
         else:
             from recorder.session import RecordingSession
@@ -116,13 +126,17 @@ def handle(args: argparse.Namespace) -> int:
         if browser is not None:
             browser.close()
         return 3 if isinstance(exc, RecorderError) else 2
+    verdict = browser.page_verdict() if browser is not None else None
     if browser is not None:
         browser.close()
     success: bool | None = True if args.success else (False if args.failure else None)
+    if success is None and verdict is not None:
+        success = bool(verdict.get("done")) and float(verdict.get("raw_reward") or 0) > 0
     if success is None and error is None:
         answer = _ask("Did the task succeed? [y/n] ")
         success = None if not answer else answer.lower().startswith("y")
     notes = args.notes if args.notes is not None else _ask("Notes (enter to skip): ")
-    path = session.finish(success=success, notes=notes or None, reason=error or reason)
+    page_labels = {"miniwob": {**session.config.labels.get("miniwob", {}), "verdict": verdict}} if verdict else None
+    path = session.finish(success=success, notes=notes or None, reason=error or reason, labels=page_labels)
     print(f"episode: {path}  steps={session.writer.n_steps} events={session.n_events}", flush=True)
     return 3 if error else 0

@@ -12,13 +12,17 @@ examples:
   gui-agent replay recordings/ep --task datasets/tasks/desktop/calc/sum-column.yaml
   gui-agent replay runs/ep --timed                           # at the recording's own pace
   gui-agent replay runs/ep --no-anchor                       # recorded coordinates, blind
+  gui-agent record --browser miniwob:enter-text --seed 3 --out recordings && gui-agent replay recordings/*/
 
 The task's start state comes from the task file the episode names (its task id, looked up
 under datasets/tasks/, or --task FILE) and the episode's seed. Each step's live screen is
 scored against the recorded keyframe (SSIM, 1.0 = identical) and the first step below
---threshold is reported. Click targets are re-found by the recorded selector (browser
-recordings) or by matching the recorded image patch (OpenCV, multi-scale); when no
-confident match exists the replay stops and says why instead of clicking blind.
+--threshold is reported. Click targets are re-found by the recorded selector, or tag and
+text (browser recordings), or by matching the recorded image patch (OpenCV, multi-scale);
+when no confident match exists after letting the page settle (waits of 0.1, 0.3, 0.6 s)
+the replay stops and says why instead of clicking blind. A browser recording's screen
+pixels are moved to page pixels (the page's place on the recorded screen is in each
+target's bbox and bbox_screen).
 
 The replay is written to OUT/<episode_id>/ in the trajectory format, with the evaluator's
 outcome and the replay report in episode.json labels.replay. Exit status: 0 every replay

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_agent.actions import Click, Done, Scroll, Type
+from gui_agent.actions import Click, Done, Scroll, Type, Wait
 from gui_agent.envs.base import Observation
 from gui_agent.episode import (
     ActorInfo,
@@ -43,7 +43,9 @@ def test_moves_clicks_keeps_typing_and_refuses_a_lost_click_but_not_a_scroll(tmp
     assert see() == [Click(187, 153)]
     assert see() == [Type("hi")]
     assert see() == [Scroll(300, 200, dy=3)]  # blank spot, nothing to find: a wheel turn is played as recorded
-    assert see() == [Done(success=False)]  # a click on a blank spot of a changed screen is refused
+    # the target is not there (yet): the page gets three moments to settle, then the click is refused
+    assert [see(), see(), see()] == [[Wait(0.1)], [Wait(0.3)], [Wait(0.6)]]
+    assert see() == [Done(success=False)]
     assert policy.refused and "step 3" in policy.refused and "featureless" in policy.refused
     assert [r.moved_by for r in policy.reports[:1]] == [(57, 61)]
     assert policy.reports[0].similarity is not None and policy.reports[0].similarity < 0.8

@@ -69,7 +69,7 @@ def test_a_removed_target_stops_the_replay_with_the_reason(oracle_episodes, tmp_
         assert result.refused is not None and "step 0: the recorded target is not on the screen" in result.refused
         assert not result.success
         steps = read_episode(result.episode_path).steps
-        assert [s.action["kind"] for s in steps] == ["done"]  # nothing was clicked
+        assert [s.action["kind"] for s in steps] == ["wait", "wait", "wait", "done"]  # settle waits, nothing clicked
         assert read_meta(result.episode_path).labels["replay"]["refused"] == result.refused
 
 
@@ -105,6 +105,36 @@ def test_a_recorded_selector_finds_a_target_whose_image_changed(oracle_episodes,
         env.close()
     assert result.success and result.steps[0].anchor["method"] == "selector"
     assert not blind.success and blind.refused and "not on the screen" in blind.refused
+
+
+def test_a_renumbered_id_is_re_found_by_the_recorded_tag_and_text(oracle_episodes, copy_episode, tmp_path: Path) -> None:
+    """Pages that number ids as they go (jQuery UI's #ui-id-N) give a recorded selector that
+    names nothing, or another element, on the replayed page: the element with the recorded
+    tag and text is taken instead, and a selector naming an element with other text is not trusted."""
+    from gui_agent.envs.factory import make_env
+
+    source_path = copy_episode(oracle_episodes["click-button"][1])
+    source = load_source(source_path)
+    click = source.episode.steps[0].action
+    restyled = task_variant(MINIWOB / "click-button.yaml", tmp_path / "restyled.yaml", script=RESTYLED_SETUP, viewport=(320, 300))
+    env = make_env(load_source(source_path, task_file=restyled).task)
+    lines = (source_path / "steps.jsonl").read_text().splitlines()
+    results = {}
+    try:
+        env.reset(seed=source.seed)
+        target = env.call_in_browser(lambda page: page.evaluate(_SELECTOR_OF_POINT, [click["x"], click["y"]]))
+        target["text"] = env.call_in_browser(lambda page: page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).innerText.trim()", [click["x"], click["y"]]))
+        for name, selector in (("gone", "#ui-id-99"), ("other", "#query")):
+            first = json.loads(lines[0])
+            first["target"] = {**target, "selector": selector}
+            (source_path / "steps.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+            results[name] = replay_episode(load_source(source_path, task_file=restyled), out_dir=tmp_path / name, env=env)
+    finally:
+        env.close()
+    for name, result in results.items():
+        assert result.success, (name, result.refused)
+        assert result.steps[0].anchor["method"] == "text", name
 
 
 def test_timed_mode_keeps_the_recorded_pace(oracle_episodes, copy_episode, tmp_path: Path) -> None:
