@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.arguments import positive_int
+
 EXAMPLES = """\
 examples:
   gui-agent eval miniwob --repeats 8 --workers 2 --out runs/oracle-k8
@@ -41,8 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("suite", nargs="+", help="task files, folders of them, or a named suite (miniwob)")
     parser.add_argument("--policy", default="oracle", help="oracle, random[:SEED], replay:DIR or py:module:Name (default: oracle)")
-    parser.add_argument("--repeats", "-k", type=_positive, default=1, help="tries per task, the k of pass@k/pass^k (default: 1)")
-    parser.add_argument("--workers", "-j", type=_positive, default=1, help="parallel workers, each with its own browser (default: 1)")
+    parser.add_argument("--repeats", "-k", type=positive_int, default=1, help="tries per task, the k of pass@k/pass^k (default: 1)")
+    parser.add_argument("--workers", "-j", type=positive_int, default=1, help="parallel workers, each with its own browser (default: 1)")
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                         help="run the workers as Ray actors: on the cluster at ADDRESS, or $RAY_ADDRESS / a new local Ray")
     parser.add_argument("--out", type=Path, help="run folder (default: runs/eval-<time>; needed with --resume)")
@@ -50,28 +52,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first try (default: 0)")
     parser.add_argument("--same-seed", action="store_true", help="every try of a task uses --seed (same instance)")
     parser.add_argument("--seeds", type=_seed_list, help="explicit seeds, one per try, e.g. 0-9 or 3,17,40 (sets --repeats)")
-    parser.add_argument("--max-attempts", type=_positive, default=3, help="tries of an episode whose environment failed (default: 3)")
+    parser.add_argument("--max-attempts", type=positive_int, default=3, help="tries of an episode whose environment failed (default: 3)")
     parser.add_argument("--on-loop", choices=("stop", "warn"), default="stop", help="doom loop: end the episode, or tell the policy")
-    parser.add_argument("--max-tokens", type=_positive, help="token budget per episode (input + output); replaces the task files' limits.max_tokens")
+    parser.add_argument("--max-tokens", type=positive_int, help="token budget per episode (input + output); replaces the task files' limits.max_tokens")
     parser.add_argument("--judge", metavar="CKPT|hf:MODEL",
                         help="judge episodes of tasks without an evaluator: a reward-model checkpoint (gui-agent train reward) "
                         "or hf:MODEL[?votes=5&temperature=0.7] for a transformers VLM")
-    parser.add_argument("--best-of", type=_positive, default=1, metavar="N",
+    parser.add_argument("--best-of", type=positive_int, default=1, metavar="N",
                         help="sample N decisions per step and act on the one the reward model scores highest (default: 1, off)")
     parser.add_argument("--reward-model", metavar="CKPT", help="reward-model checkpoint for --best-of (default: --judge when it is a checkpoint)")
     parser.add_argument("--headed", action="store_true", help="show the browsers (needs $DISPLAY)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar, only the results")
     parser.set_defaults(handler=handle)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
 
 
 def _seed_list(text: str) -> list[int]:

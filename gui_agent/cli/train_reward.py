@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.arguments import positive_int
+
 EXAMPLES = """\
 examples:
   gui-agent make-reward-data runs/oracle/episodes --out data/reward        # the replayer's labelled data
@@ -37,25 +39,15 @@ def register(kinds: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("data", nargs="+", type=Path, help="reward-data folders (gui-agent make-reward-data --out)")
     parser.add_argument("--out", type=Path, required=True, help="checkpoint folder")
-    parser.add_argument("--epochs", type=_positive, default=12, help="passes over the training data (default: 12)")
-    parser.add_argument("--batch-size", type=_positive, default=32, help="examples per update (default: 32)")
+    parser.add_argument("--epochs", type=positive_int, default=12, help="passes over the training data (default: 12)")
+    parser.add_argument("--batch-size", type=positive_int, default=32, help="examples per update (default: 32)")
     parser.add_argument("--lr", type=float, default=2e-3, help="learning rate (default: 0.002)")
     parser.add_argument("--val-tasks", type=_task_list, default=[], help="comma-separated task ids held out for validation")
     parser.add_argument("--seed", type=int, default=0, help="seed of initialisation and shuffling (default: 0)")
-    parser.add_argument("--threads", type=_positive, help="CPU threads for torch (default: torch's choice)")
+    parser.add_argument("--threads", type=positive_int, help="CPU threads for torch (default: torch's choice)")
     parser.add_argument("--resume", action="store_true", help="continue the training in --out")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=handle)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
 
 
 def _task_list(text: str) -> list[str]:
