@@ -11,13 +11,14 @@ Resumable: a unit of work is one executed episode (a replay or one variant) and 
 when its outcome line exists. Episodes are written to ``OUT/.work/`` and moved into
 ``OUT/episodes/`` only when finished, then their samples are written (ids already present
 are not written again), then the outcome line. A re-run skips finished units and clears
-``OUT/.work/``. With ``workers > 1`` the sources are shared out over worker processes, each
-with its own environment; only this process writes the JSONL files.
+``OUT/.work/``. With ``workers > 1`` (or Ray) the sources go to the evaluation's pools
+(:class:`gui_agent.evaluate.local_pool.LocalPool`, :class:`gui_agent.evaluate.ray_pool.RayPool`),
+one work item per source (:mod:`replay.reward_worker`), each worker with its own
+environment; only this process writes the JSONL files, as each source's records arrive.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import shutil
 from collections import defaultdict
@@ -243,30 +244,6 @@ def preference_pairs(outcomes: Sequence[OutcomeSample]) -> list[PreferencePair]:
     return pairs
 
 
-# -- worker processes -------------------------------------------------------------------
-
-
-def _worker(sources: list[str], all_sources: list[str], config: BuildConfig, done: dict[str, bool], index: int, queue: Any) -> None:
-    """A worker process: build its share of the sources, sending records back over ``queue``."""
-    slot = EnvSlot(headless=config.headless)
-    work = Path(config.out) / WORK_DIR / f"worker-{index}"
-    work.mkdir(parents=True, exist_ok=True)
-    try:
-        loaded = [load_source(p, task_file=config.task_file) for p in all_sources]
-        mine = [s for s in loaded if str(s.episode.path) in set(sources)]
-        for source in mine:
-            build_source(source, config, slot, done=done, donors=_donors(loaded, source.task.id),
-                         emit=lambda r: queue.put(("record", type(r).__name__, r.model_dump(mode="json"))),
-                         note=lambda text: queue.put(("note", text, None)),
-                         env_failed=lambda text: queue.put(("env_failure", text, None)), work=work)
-            queue.put(("source", str(source.episode.path), None))
-    except Exception as exc:  # noqa: BLE001 - reported to the coordinator; a re-run resumes
-        queue.put(("env_failure", f"worker {index} stopped: {type(exc).__name__}: {exc}", None))
-    finally:
-        slot.close()
-        queue.put(("finished", index, None))
-
-
 def _env_failure(report: BuildReport, text: str) -> None:
     report.env_failures += 1
     report.notes.append(text)
@@ -280,9 +257,13 @@ def make_reward_data(
     config: BuildConfig,
     *,
     workers: int = 1,
+    ray_address: str | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> BuildReport:
     """Build (or resume building) the reward data of ``episodes`` in ``config.out``.
+
+    ``workers`` > 1 runs the sources on local worker processes; ``ray_address`` (``""``:
+    the cluster ``ray.init()`` finds, or a local one) on Ray actors instead.
 
     Raises:
         ReplayError / TaskFileError: an episode cannot be read or its task not found
@@ -316,7 +297,7 @@ def make_reward_data(
                 if on_progress is not None:
                     on_progress(units_before + progress["n"], total, record.sample_id)
 
-        if workers <= 1 or len(sources) <= 1:
+        if ray_address is None and (workers <= 1 or len(sources) <= 1):
             slot = EnvSlot(headless=config.headless)
             work = out / WORK_DIR / "worker-0"
             work.mkdir(parents=True, exist_ok=True)
@@ -328,7 +309,7 @@ def make_reward_data(
             finally:
                 slot.close()
         else:
-            _run_workers(sources, config, done, workers, emit, report)
+            _run_pool(sources, config, done, emit, report, workers=workers, ray_address=ray_address)
         existing = list(read_outcomes(out))
         for pair in preference_pairs(existing):
             if not writer.has(pair.pair_id):
@@ -339,47 +320,34 @@ def make_reward_data(
     return report
 
 
-def _run_workers(sources: list[SourceEpisode], config: BuildConfig, done: dict[str, bool], workers: int,
-                 emit: Callable[[Record], None], report: BuildReport) -> None:
-    """Share the sources out (whole tasks together, so each worker keeps its browser) and collect records."""
-    by_task: dict[str, list[str]] = defaultdict(list)
-    for source in sources:
-        by_task[source.task.id].append(str(source.episode.path))
-    shares: list[list[str]] = [[] for _ in range(min(workers, len(sources)))]
-    for paths in sorted(by_task.values(), key=len, reverse=True):
-        for path in paths:
-            min(shares, key=len).append(path)
-    ctx = mp.get_context("spawn")
-    queue = ctx.Queue()
-    all_paths = [str(s.episode.path) for s in sources]
-    processes = [ctx.Process(target=_worker, args=(share, all_paths, config, dict(done), i, queue), daemon=True)
-                 for i, share in enumerate(shares) if share]
-    for process in processes:
-        process.start()
-    finished = 0
-    try:
-        while finished < len(processes):
-            try:
-                kind, first, payload = queue.get(timeout=1.0)
-            except Exception:  # noqa: BLE001 - queue.Empty: check the workers are alive
-                if not any(p.is_alive() for p in processes):
-                    _env_failure(report, "every worker exited without finishing; run again to resume")
-                    break
-                continue
-            if kind == "record":
-                emit(_MODELS[first].model_validate(payload))
-            elif kind == "note":
-                report.notes.append(first)
-            elif kind == "env_failure":
-                _env_failure(report, first)
-            elif kind == "finished":
-                finished += 1
-    finally:
-        for process in processes:
-            process.join(10.0)
-            if process.is_alive():
-                from gui_agent.envs.chromium import kill_orphaned_browsers
+def _run_pool(sources: list[SourceEpisode], config: BuildConfig, done: dict[str, bool], emit: Callable[[Record], None],
+              report: BuildReport, *, workers: int, ray_address: str | None) -> None:
+    """Run one work item per source on the evaluation's pool; write each source's records as they arrive."""
+    from gui_agent.evaluate.work import Scheduler
+    from replay.reward_worker import RewardWorkerSpec, work_item
 
-                process.kill()
-                process.join(5.0)
-                kill_orphaned_browsers(process.pid)
+    spec = RewardWorkerSpec(config=config, sources=tuple(str(s.episode.path) for s in sources), done=tuple(done.items()))
+    scheduler = Scheduler(work_item(s, len(config.kinds)) for s in sources)
+    if ray_address is not None:
+        from gui_agent.evaluate.ray_pool import RayPool
+
+        pool: Any = RayPool(spec, workers=workers, address=ray_address or None)
+    else:
+        from gui_agent.evaluate.local_pool import LocalPool
+
+        pool = LocalPool(spec, workers=min(workers, len(sources)))
+
+    def on_record(record: dict[str, Any]) -> None:
+        if record.get("fault") == "worker_lost":  # the pool gave the source up after its workers died
+            _env_failure(report, f"{record['key']}: {record['reason']}; run again to resume")
+            return
+        for name, data in record["records"]:
+            emit(_MODELS[name].model_validate(data))
+        report.notes.extend(record["notes"])
+        for text in record["env_failures"]:
+            _env_failure(report, text)
+
+    try:
+        pool.run(scheduler, on_record, on_note=report.notes.append)
+    except RuntimeError as exc:  # workers that cannot start, or no Ray
+        _env_failure(report, f"the workers stopped: {exc}; run again to resume")

@@ -11,6 +11,8 @@ examples:
   gui-agent run datasets/tasks/miniwob/enter-text.yaml --policy oracle --seeds 0-9 --out runs/demos
   gui-agent make-reward-data runs/demos/* --out reward-data
   gui-agent make-reward-data runs/demos/* --out reward-data --workers 2     # re-run: resumes
+  gui-agent make-reward-data runs/demos/* --out rd --ray --workers 4        # local Ray (or $RAY_ADDRESS)
+  gui-agent make-reward-data runs/demos/* --out /shared/rd --ray 10.0.0.5:6379 --workers 16
   gui-agent make-reward-data runs/demos/* --out rd --kinds click_offset_large,wrong_text --seed 3
   gui-agent export reward-data --format reward --out exports/reward          # to a hub dataset
 
@@ -25,6 +27,9 @@ variant kinds (--kinds):
 OUT/ gets episodes/ (every executed episode), reward.jsonl (step samples), outcomes.jsonl
 (episode samples) and preferences.jsonl (better/worse pairs of one task); the schema is
 gui_agent/export/reward.py. Interrupted runs resume: finished episodes are not redone.
+--workers and --ray use the evaluation's pools (as `gui-agent eval`): one work item per
+source episode, a dead or stuck worker replaced and its source retried; on a Ray cluster
+OUT and the episodes must be on a filesystem every node sees.
 Exit status: 0 done, 3 the environment broke during some of the work (see the notes; run
 again to resume), 2 bad input.
 """
@@ -50,7 +55,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--task", type=Path, help="the task file for every episode (default: found from each episode's task id)")
     parser.add_argument("--kinds", type=_kinds, default=KINDS, help="comma-separated variant kinds (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="varies which step each variant changes (default: 0)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes, each with its own browser (default: 1)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (or Ray actors), each with its own browser (default: 1)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="run the workers as Ray actors: on the cluster at ADDRESS, or without one the cluster "
+                        "ray.init() finds ($RAY_ADDRESS) or a local one")
     parser.add_argument("--headed", action="store_true", help="show the browser on an X display")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=handle)
@@ -98,7 +106,7 @@ def handle(args: argparse.Namespace) -> int:
         config = BuildConfig(out=str(args.out), kinds=args.kinds, seed=args.seed,
                              task_file=str(args.task) if args.task else None, headless=False if args.headed else None)
         if args.quiet or not console.is_terminal:
-            report = make_reward_data(episodes, config, workers=args.workers)
+            report = make_reward_data(episodes, config, workers=args.workers, ray_address=args.ray)
         else:
             from rich.progress import (
                 BarColumn,
@@ -113,7 +121,7 @@ def handle(args: argparse.Namespace) -> int:
                           TimeRemainingColumn(), TextColumn("{task.fields[last]}"), console=console, transient=True) as bar:
                 handle_ = bar.add_task("build", total=None, last="")
                 report = make_reward_data(
-                    episodes, config, workers=args.workers,
+                    episodes, config, workers=args.workers, ray_address=args.ray,
                     on_progress=lambda done, total, last: bar.update(handle_, completed=done, total=total, last=last),
                 )
     except (GuiAgentError, OSError) as exc:

@@ -3,7 +3,10 @@
 The coordinating process (the one running ``gui-agent eval``) starts ``N`` worker
 processes (``spawn``: a fresh interpreter, no threads inherited) and talks to each over a
 pipe: it sends a :class:`~gui_agent.evaluate.work.WorkItem`, the worker answers with the
-ledger record. Only the coordinator writes the ledger.
+ledger record. Only the coordinator writes the ledger. What a worker process runs is
+built there from a :class:`~gui_agent.evaluate.worker.WorkerSpec` (the evaluation's is
+:class:`~gui_agent.evaluate.worker.WorkerConfig`; ``gui-agent make-reward-data`` brings
+its own), so other work reuses this pool as it is.
 
 Failures handled here, on top of the runner's own retries after environment faults:
 
@@ -31,7 +34,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from gui_agent.evaluate.work import LostWork, Scheduler, WorkItem
-from gui_agent.evaluate.worker import WorkerConfig
+from gui_agent.evaluate.worker import WorkerSpec
 
 RecordCallback = Callable[[dict[str, Any]], None]
 NoteCallback = Callable[[str], None]
@@ -51,19 +54,17 @@ def _die_with_parent(sig: int) -> None:
         pass
 
 
-def _worker_main(conn: Connection, config: WorkerConfig, parent_pid: int) -> None:
+def _worker_main(conn: Connection, config: WorkerSpec, parent_pid: int) -> None:
     """A worker process: build the worker, then run items until told to stop."""
     _die_with_parent(signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwinds: the browser is closed
     if os.getppid() != parent_pid:  # the parent died before the death signal was armed
         return
-    from gui_agent.evaluate.worker import EpisodeWorker
-
     worker = None
     try:
         try:
-            worker = EpisodeWorker(config)
+            worker = config.build()
         except Exception as exc:  # noqa: BLE001 - reported to the coordinator, which stops the run
             conn.send(("fatal", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"))
             return
@@ -84,7 +85,7 @@ def _worker_main(conn: Connection, config: WorkerConfig, parent_pid: int) -> Non
 
 
 class _Worker:
-    def __init__(self, ctx: Any, config: WorkerConfig, name: str) -> None:
+    def __init__(self, ctx: Any, config: WorkerSpec, name: str) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=_worker_main, args=(child, config, os.getpid()), name=name, daemon=True)
         self.process.start()
@@ -104,12 +105,13 @@ class LocalPool:
     """Runs work items on ``workers`` local processes.
 
     Args:
-        config: what each worker runs (policy, output folder, retries).
+        config: what each worker runs (the evaluation's :class:`WorkerConfig`: policy,
+            output folder, retries; or any other :class:`WorkerSpec`).
         workers: number of processes.
         max_losses: times an item may lose its worker before it is recorded as failed.
     """
 
-    def __init__(self, config: WorkerConfig, *, workers: int = 1, max_losses: int = 2) -> None:
+    def __init__(self, config: WorkerSpec, *, workers: int = 1, max_losses: int = 2) -> None:
         if workers < 1:
             raise ValueError("workers must be >= 1")
         self.config = config

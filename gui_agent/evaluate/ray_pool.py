@@ -1,6 +1,7 @@
 """The same work as :mod:`.local_pool`, on a Ray cluster: one Ray actor per worker.
 
-Each actor holds an :class:`~gui_agent.evaluate.worker.EpisodeWorker` (its own policy
+Each actor holds the worker its :class:`~gui_agent.evaluate.worker.WorkerSpec` builds
+(for an evaluation an :class:`~gui_agent.evaluate.worker.EpisodeWorker`: its own policy
 and browser) on whichever node Ray places it; the driver (this process) hands out items
 with the same :class:`~gui_agent.evaluate.work.Scheduler`, receives each record as the
 actor's call returns, and alone writes the ledger, so results and ``--resume`` work as
@@ -23,7 +24,7 @@ from typing import Any
 
 from gui_agent.evaluate.local_pool import MAX_STARTUP_FAILURES, NoteCallback, RecordCallback
 from gui_agent.evaluate.work import LostWork, Scheduler, WorkItem
-from gui_agent.evaluate.worker import WorkerConfig
+from gui_agent.evaluate.worker import WorkerSpec
 
 #: Seconds an actor gets to close its browser at the end before it is killed.
 STOP_GRACE_S = 10.0
@@ -32,10 +33,8 @@ STOP_GRACE_S = 10.0
 class _ActorBody:
     """What runs inside a Ray actor."""
 
-    def __init__(self, config: WorkerConfig) -> None:
-        from gui_agent.evaluate.worker import EpisodeWorker
-
-        self.worker = EpisodeWorker(config)
+    def __init__(self, config: WorkerSpec) -> None:
+        self.worker = config.build()
 
     def where(self) -> tuple[str, int]:
         return socket.gethostname(), os.getpid()
@@ -65,14 +64,14 @@ class RayPool:
     """Runs work items on ``workers`` Ray actors.
 
     Args:
-        config: what each worker runs.
+        config: what each worker runs (a :class:`WorkerSpec`).
         workers: number of actors.
         address: the cluster to join (``ray://...`` or ``host:port``); None: see the module doc.
         cpus_per_worker: CPUs Ray reserves per actor (a browser and a policy).
         max_losses: times an item may lose its actor before it is recorded as failed.
     """
 
-    def __init__(self, config: WorkerConfig, *, workers: int = 1, address: str | None = None,
+    def __init__(self, config: WorkerSpec, *, workers: int = 1, address: str | None = None,
                  cpus_per_worker: float = 1.0, max_losses: int = 2) -> None:
         if workers < 1:
             raise ValueError("workers must be >= 1")

@@ -17,9 +17,28 @@ import socket
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from gui_agent.policy import Policy
+
+
+class PoolWorker(Protocol):
+    """What a pool's worker process or Ray actor holds: ``run`` one item, then ``close``."""
+
+    def run(self, item: Any) -> dict[str, Any]:
+        """The record for ``item`` (a :class:`~gui_agent.evaluate.work.WorkItem`), with its ``key``."""
+
+    def close(self) -> None:
+        """Release what the worker holds (browsers, displays)."""
+
+
+class WorkerSpec(Protocol):
+    """Picklable plain data a pool sends to each worker process or Ray actor, which calls
+    ``build()`` there. The evaluation's is :class:`WorkerConfig`; other jobs (reward-data
+    building, :mod:`replay.reward_worker`) bring their own and reuse the pools as they are."""
+
+    def build(self) -> PoolWorker:
+        """The worker, built in the process that will run it."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +66,9 @@ class WorkerConfig:
     judge: str | None = None
     best_of: int = 1
     reward_model: str | None = None
+
+    def build(self) -> EpisodeWorker:
+        return EpisodeWorker(self)
 
 
 def make_policy(spec: str) -> Policy:

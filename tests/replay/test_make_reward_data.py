@@ -112,6 +112,25 @@ def test_workers_give_the_same_outcomes_as_one_process(oracle_episodes, tmp_path
     _check_layout(tmp_path / "two")
 
 
+@pytest.mark.slow
+def test_ray_actors_build_the_same_reward_data(oracle_episodes, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """--ray runs the sources on the evaluation's RayPool (a local Ray started and shut down by it)."""
+    import ray
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    sources = [str(oracle_episodes["click-button"][3]), str(oracle_episodes["enter-text"][0])]
+    kinds = "click_offset_small,click_offset_large"
+    assert main(["make-reward-data", *sources, "--out", str(tmp_path / "ray"), "--kinds", kinds,
+                 "--ray", "--workers", "2", "--quiet"]) == 0
+    assert not ray.is_initialized()  # started by the pool and shut down by it
+    outcomes = {(Path(o.group or "").name, o.perturbation): o.success for o in read_outcomes(tmp_path / "ray")}
+    names = [Path(s).name for s in sources]
+    assert set(outcomes) == {(n, kind) for n in names for kind in (None, "click_offset_small", "click_offset_large")}
+    assert all(ok for (_, kind), ok in outcomes.items() if kind != "click_offset_large")
+    assert outcomes[(names[0], "click_offset_large")] is False  # click-button: the one click misses
+    _check_layout(tmp_path / "ray")
+
+
 def test_bad_input_is_refused_before_anything_is_written(oracle_episodes, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "rd"
     assert main(["make-reward-data", str(tmp_path), "--out", str(out)]) == 2
