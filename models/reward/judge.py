@@ -28,9 +28,8 @@ from urllib.parse import parse_qsl
 import numpy as np
 
 from gui_agent.actions import Action, action_to_text
-from gui_agent.episode import read_episode
-from gui_agent.errors import EpisodeFormatError, ModelError, RewardDataError
-from models.reward.transitions import screen_changed
+from gui_agent.errors import ModelError, RewardDataError
+from models.reward.transitions import episode_trajectory, screen_changed
 
 _VOTE = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
 
@@ -53,19 +52,6 @@ class Judge(Protocol):
 
     def judge_episode(self, path: str | Path) -> Verdict:
         """The verdict on a finished episode folder."""
-
-
-def episode_trajectory(path: str | Path) -> tuple[list[np.ndarray], list[Action], str]:
-    """(frames, actions, instruction) of an episode folder; frames end with the final screen when it exists."""
-    try:
-        episode = read_episode(path)
-    except EpisodeFormatError as exc:
-        raise RewardDataError(f"cannot judge {path}: {exc}") from None
-    names = [s.frame_before for s in episode.steps] + ([episode.final_frame] if episode.final_frame else [])
-    frames = [episode.load_frame(n) for n in names if n is not None]
-    if not frames:
-        raise RewardDataError(f"cannot judge {path}: it has no frames")
-    return frames, episode.actions(), episode.meta.task.instruction
 
 
 class RewardModelJudge:

@@ -21,8 +21,7 @@ import numpy as np
 import torch
 
 from gui_agent.actions import Action
-from gui_agent.episode import read_episode
-from gui_agent.errors import EpisodeFormatError, RewardCheckpointError, RewardDataError
+from gui_agent.errors import RewardCheckpointError
 from models.reward.checkpoint import load_payload
 from models.reward.network import (
     STEP_LABELS,
@@ -33,7 +32,11 @@ from models.reward.network import (
     collate_transitions,
     step_scores,
 )
-from models.reward.transitions import encode_trajectory, encode_transition
+from models.reward.transitions import (
+    encode_trajectory,
+    encode_transition,
+    episode_trajectory,
+)
 
 
 class RewardModel:
@@ -114,12 +117,4 @@ class RewardModel:
 
     def score_episode(self, path: str | Path) -> float:
         """P(success) of an episode folder in the trajectory format."""
-        try:
-            episode = read_episode(path)
-        except EpisodeFormatError as exc:
-            raise RewardDataError(f"cannot judge {path}: {exc}") from None
-        names = [s.frame_before for s in episode.steps] + ([episode.final_frame] if episode.final_frame else [])
-        frames = [episode.load_frame(name) for name in names if name is not None]
-        if not frames:
-            raise RewardDataError(f"cannot judge {path}: it has no frames")
-        return self.score_outcome(frames, episode.actions(), episode.meta.task.instruction)
+        return self.score_outcome(*episode_trajectory(path))

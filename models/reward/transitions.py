@@ -14,10 +14,13 @@ share of steps that changed nothing).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from gui_agent.actions import Action, Click, Drag, Move, Scroll
+from gui_agent.episode import read_episode
+from gui_agent.errors import EpisodeFormatError, RewardDataError
 from models.reward.encoding import (
     GLOBAL,
     action_text,
@@ -159,3 +162,16 @@ def encode_trajectory(frames: list[np.ndarray], actions: list[Action], instructi
     ], dtype=np.float32)
     return TrajectoryArrays(steps=steps, mask=mask, first=thumbnail(screens[0][..., :3]), final=thumbnail(screens[n][..., :3]),
                             stats=stats, instruction=trigram_ids(instruction))
+
+
+def episode_trajectory(path: str | Path) -> tuple[list[np.ndarray], list[Action], str]:
+    """(frames, actions, instruction) of an episode folder; frames end with the final screen when it exists."""
+    try:
+        episode = read_episode(path)
+    except EpisodeFormatError as exc:
+        raise RewardDataError(f"cannot judge {path}: {exc}") from None
+    names = [s.frame_before for s in episode.steps] + ([episode.final_frame] if episode.final_frame else [])
+    frames = [episode.load_frame(n) for n in names if n is not None]
+    if not frames:
+        raise RewardDataError(f"cannot judge {path}: it has no frames")
+    return frames, episode.actions(), episode.meta.task.instruction
