@@ -101,7 +101,10 @@ def label_steps(
             verdicts.append(StepVerdict(label, before, episode_success))
             break
         prefix = [s.action for s in planned[: k + 1]]
-        after = feasible(prefix + remaining_after(original, planned[: k + 1]))
+        if k == len(planned) - 1 and episode_success:
+            after = True  # the variant's own execution finished the task: nothing to add after it
+        else:
+            after = feasible(prefix + remaining_after(original, planned[: k + 1]))
         if before and not after:
             label = "harmful"
         elif not before and after:

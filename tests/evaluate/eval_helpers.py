@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -22,10 +23,19 @@ def cli_env(tmpdir: str) -> dict[str, str]:
     return env
 
 
+def _as_from_a_shell() -> None:
+    # A child inherits its parent's blocked-signal mask and ignored signals across exec. In a
+    # whole-suite run something earlier in the pytest process left SIGINT undeliverable, and a
+    # run started from it never saw the Ctrl-C the test sends; a user's shell starts commands
+    # with SIGINT deliverable and at its default, so the subprocess starts that way here too.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_eval(args: list[str], tmpdir: str) -> subprocess.Popen[str]:
     """``gui-agent eval ARGS`` as a subprocess (stdout and stderr together, as text)."""
     return subprocess.Popen([sys.executable, "-m", "gui_agent", "eval", *args], env=cli_env(tmpdir),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=_as_from_a_shell)
 
 
 def finish(proc: subprocess.Popen[str], timeout_s: float = 240) -> tuple[int, str]:

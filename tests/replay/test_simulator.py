@@ -92,7 +92,9 @@ def test_the_kinds_earn_their_labels(simulated) -> None:  # type: ignore[no-unty
     early = results["early_stop"]
     assert not early.run.success and early.verdicts[-1].label == "harmful"
     assert read_episode(early.run.episode_path).steps[-1].action["kind"] == "done"
-    assert not results["skip_step"].run.success
+    # No assertion on skip_step's outcome: on enter-text the skipped step may be the click that
+    # focuses the field, which the page often (not always, its autofocus races the typing) does
+    # itself; its labels are checked against whichever outcome it earned above.
     recovery = [v.label for v in results["recovery"].verdicts]
     assert results["recovery"].run.success and recovery[1:3] == ["harmful", "progress"]  # the typo, then select-all
     spliced = results["splice_other"]
