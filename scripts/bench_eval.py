@@ -20,6 +20,11 @@ Measured on this machine, for 1 and 2 workers, with the MiniWoB++ oracle acting 
   ``slow_mo=100`` ms, the env waits ``pre_observation_delay=0.5`` s per step) and tuned (both
   0), which is the fairer raw-speed comparison.
 
+CPU pinning: with 2 workers on a 2-CPU machine, gui-agent pins each worker (and its
+browser) to a CPU of its own (``gui_agent.evaluate.local_pool.cpu_slots``); BrowserGym's two
+worker processes are pinned the same way, and ``gui-agent floating`` measures gui-agent's 2
+workers unpinned (``--no-pin-cpus``) to show what the pinning brings.
+
 Same instances: BrowserGym seeds a page with ``Math.seedrandom(RandomState(seed).randint(0,
 10**6))``, gui-agent with ``Math.seedrandom(seed)``; gui-agent is given those page seeds, and
 the instructions both sides saw are compared.
@@ -78,7 +83,7 @@ def steady_rate(arrivals: list[float]) -> float:
 
 
 # --------------------------------------------------------------------------- gui-agent side
-def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int) -> dict[str, Any]:
+def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int, pin_cpus: bool = True) -> dict[str, Any]:
     from gui_agent.evaluate.ledger import read_ledger, read_manifest
     from gui_agent.evaluate.run import EvalOptions, evaluate_suite
 
@@ -86,7 +91,7 @@ def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int) -> dict[st
     with tempfile.TemporaryDirectory(prefix="bench-eval-") as tmp:
         out = Path(tmp) / "run"
         arrivals: list[float] = []
-        evaluate_suite(EvalOptions(suite=files, policy="oracle", seeds=seeds, out_dir=out, workers=workers),
+        evaluate_suite(EvalOptions(suite=files, policy="oracle", seeds=seeds, out_dir=out, workers=workers, pin_cpus=pin_cpus),
                        on_record=lambda _record: arrivals.append(time.monotonic()))
         session = read_manifest(out)["sessions"][-1]
         records = list(read_ledger(out / "ledger.jsonl").values())
@@ -108,6 +113,7 @@ def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int) -> dict[st
 
 # --------------------------------------------------------------------------- BrowserGym side
 def bench_browsergym(python: Path, tasks: list[str], seeds: list[int], workers: int, tuned: bool) -> dict[str, Any]:
+    from gui_agent.evaluate.local_pool import cpu_slots
     from gui_agent.task import miniwob_html_dir
 
     episodes = [(task, seed) for task in tasks for seed in range(len(seeds))]
@@ -119,7 +125,9 @@ def bench_browsergym(python: Path, tasks: list[str], seeds: list[int], workers: 
         for index, part in enumerate(share):
             out = Path(tmp) / f"worker{index}.json"
             spec = json.dumps({"episodes": part, "tuned": tuned, "out": str(out)})
-            procs.append(subprocess.Popen([str(python), __file__, "--browsergym-worker", spec], env=env))
+            cpu = cpu_slots(workers)[index]  # pinned like gui-agent's workers, so both get the same help
+            pin = None if cpu is None else (lambda cpu=cpu: os.sched_setaffinity(0, {cpu}))
+            procs.append(subprocess.Popen([str(python), __file__, "--browsergym-worker", spec], env=env, preexec_fn=pin))  # noqa: PLW1509 - no threads yet
             outs.append(out)
         for proc in procs:
             if proc.wait() != 0:
@@ -243,7 +251,7 @@ def main() -> int:
     report: dict[str, Any] = {"tasks": tasks, "browsergym_seeds": list(range(args.seeds)), "page_seeds": seeds,
                               "rounds": args.rounds, "cpus": os.cpu_count(), "load_before": os.getloadavg(),
                               "command": "python " + " ".join(shlex.quote(a) for a in sys.argv)}
-    configs = [("gui-agent", None)] + ([] if args.skip_shipped else [("browsergym (as shipped)", False)]) + [("browsergym (tuned)", True)]
+    configs = [("gui-agent", None), ("gui-agent floating", "floating")] + ([] if args.skip_shipped else [("browsergym (as shipped)", False)]) + [("browsergym (tuned)", True)]
     runs: dict[str, list[dict[str, Any]]] = {}
     for round_index in range(args.rounds):
         # Every round runs every configuration, in a rotated order, so load from other work
@@ -253,8 +261,10 @@ def main() -> int:
             for workers in (1, 2):
                 print(f"round {round_index + 1}/{args.rounds}: {name} with {workers} worker(s), "
                       f"{len(tasks) * len(seeds)} episodes ...", flush=True)
-                if tuned is None:
-                    figures = bench_gui_agent(tasks, seeds, workers)
+                if tuned == "floating" and workers == 1:
+                    continue  # one worker is never pinned: the same as gui-agent x1
+                if tuned in (None, "floating"):
+                    figures = bench_gui_agent(tasks, seeds, workers, pin_cpus=tuned is None)
                 else:
                     figures = bench_browsergym(args.browsergym_python, tasks, seeds, workers, tuned)
                 runs.setdefault(f"{name} x{workers}", []).append(figures)
@@ -280,6 +290,7 @@ def main() -> int:
           f"{args.rounds} rounds, medians; {os.cpu_count()} CPUs, load average {report['load_before'][0]:.1f} before, "
           f"{report['load_after'][0]:.1f} after; same instruction on both sides in {report['same_instructions']} of {len(ours)} episodes")
     print(f"{'configuration':28s} {'eps/s x1':>9s} {'eps/s x2':>9s} {'x2/x1':>6s} {'success':>11s} {'step med ms':>11s} {'step p95 ms':>11s}")
+    report["gui-agent floating x1"] = report["gui-agent x1"]
     for name, _ in configs:
         one, two = report[f"{name} x1"], report[f"{name} x2"]
         report[f"{name} scaling"] = two["episodes_per_s"] / one["episodes_per_s"]
@@ -290,7 +301,7 @@ def main() -> int:
     report["gui-agent steady scaling"] = two / one
     print(f"gui-agent once workers are up (first result to last): {one:.2f} eps/s x1, {two:.2f} eps/s x2, "
           f"scaling {two / one:.2f}")
-    for name, _ in configs[1:]:
+    for name, _ in configs[2:]:
         for workers in (1, 2):
             ratio = report[f"gui-agent x{workers}"]["episodes_per_s"] / report[f"{name} x{workers}"]["episodes_per_s"]
             report[f"speed-up vs {name} x{workers}"] = ratio

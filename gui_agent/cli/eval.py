@@ -47,6 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", "-j", type=positive_int, default=1, help="parallel workers, each with its own browser (default: 1)")
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                         help="run the workers as Ray actors: on the cluster at ADDRESS, or $RAY_ADDRESS / a new local Ray")
+    parser.add_argument("--no-pin-cpus", dest="pin_cpus", action="store_false",
+                        help="let local workers float over the CPUs (by default 2+ workers, no more than the CPUs, "
+                        "get a CPU each with their browsers: ~1.4x the episodes/s of floating workers on 2 cores)")
     parser.add_argument("--out", type=Path, help="run folder (default: runs/eval-<time>; needed with --resume)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out, redoing only unfinished episodes")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first try (default: 0)")
@@ -95,7 +98,7 @@ def handle(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / f"eval-{dt.datetime.now().strftime('%Y%m%dT%H%M%S')}"
     options = EvalOptions(
         suite=list(args.suite), policy=args.policy, repeats=args.repeats, out_dir=out, workers=args.workers,
-        ray=args.ray is not None, ray_address=args.ray or None, resume=args.resume, seed=args.seed,
+        pin_cpus=args.pin_cpus, ray=args.ray is not None, ray_address=args.ray or None, resume=args.resume, seed=args.seed,
         same_seed=args.same_seed, seeds=args.seeds, max_attempts=args.max_attempts, on_loop=args.on_loop, max_tokens=args.max_tokens,
         headless=False if args.headed else None, judge=args.judge, best_of=args.best_of, reward_model=reward_model,
     )

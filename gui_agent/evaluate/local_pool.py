@@ -18,6 +18,14 @@ Failures handled here, on top of the runner's own retries after environment faul
   and handled the same way;
 * workers die with the coordinator (parent-death signal), and on Ctrl-C or an error the
   coordinator stops them (SIGTERM: they close their browsers; SIGKILL after a grace period).
+
+CPU pinning: with 2 or more workers and no more workers than CPUs, each worker (and so
+its Chromium and Playwright driver, which inherit it) is pinned to a CPU of its own
+(:func:`cpu_slots`). One episode is a chain of processes handing work to each other
+(Python, Playwright's driver, the browser, the renderer); left to the scheduler, the
+chains of two workers migrate across both CPUs and evict each other's caches, and each
+episode costs ~40 % more CPU than with one worker (measured in ``scripts/bench_eval.py``).
+A single worker is left unpinned: its chain gains from spreading over the CPUs.
 """
 
 from __future__ import annotations
@@ -54,8 +62,23 @@ def _die_with_parent(sig: int) -> None:
         pass
 
 
-def _worker_main(conn: Connection, config: WorkerSpec, parent_pid: int) -> None:
-    """A worker process: build the worker, then run items until told to stop."""
+def cpu_slots(workers: int, allowed: set[int] | None = None) -> list[int | None]:
+    """The CPU each of ``workers`` workers is pinned to (None: not pinned).
+
+    Pinned only when there are 2+ workers and a CPU for each among ``allowed`` (this
+    process's affinity by default); otherwise workers would share CPUs unevenly, and the
+    scheduler balances them better.
+    """
+    cpus = sorted(os.sched_getaffinity(0) if allowed is None else allowed)
+    if workers < 2 or workers > len(cpus):
+        return [None] * workers
+    return list(cpus[:workers])
+
+
+def _worker_main(conn: Connection, config: WorkerSpec, parent_pid: int, cpu: int | None = None) -> None:
+    """A worker process: pin to ``cpu`` (if given), build the worker, then run items until told to stop."""
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})  # before anything starts: browsers and drivers inherit it
     _die_with_parent(signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwinds: the browser is closed
@@ -85,9 +108,10 @@ def _worker_main(conn: Connection, config: WorkerSpec, parent_pid: int) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, config: WorkerSpec, name: str) -> None:
+    def __init__(self, ctx: Any, config: WorkerSpec, name: str, cpu: int | None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=_worker_main, args=(child, config, os.getpid()), name=name, daemon=True)
+        self.cpu = cpu
+        self.process = ctx.Process(target=_worker_main, args=(child, config, os.getpid(), cpu), name=name, daemon=True)
         self.process.start()
         child.close()
         self.pid = self.process.pid
@@ -109,27 +133,29 @@ class LocalPool:
             output folder, retries; or any other :class:`WorkerSpec`).
         workers: number of processes.
         max_losses: times an item may lose its worker before it is recorded as failed.
+        pin_cpus: pin each worker to a CPU of its own where :func:`cpu_slots` allows it.
     """
 
-    def __init__(self, config: WorkerSpec, *, workers: int = 1, max_losses: int = 2) -> None:
+    def __init__(self, config: WorkerSpec, *, workers: int = 1, max_losses: int = 2, pin_cpus: bool = True) -> None:
         if workers < 1:
             raise ValueError("workers must be >= 1")
         self.config = config
         self.workers = workers
         self.max_losses = max_losses
+        self.cpus = cpu_slots(workers) if pin_cpus else [None] * workers
         self._ctx = mp.get_context("spawn")
         self._count = 0
 
-    def _spawn(self) -> _Worker:
+    def _spawn(self, cpu: int | None) -> _Worker:
         self._count += 1
-        return _Worker(self._ctx, self.config, f"gui-agent-worker-{self._count}")
+        return _Worker(self._ctx, self.config, f"gui-agent-worker-{self._count}", cpu)
 
     def run(self, scheduler: Scheduler, on_record: RecordCallback, on_note: NoteCallback | None = None) -> None:
         """Run everything in ``scheduler``; ``on_record`` gets each record as it arrives (in this process)."""
         note = on_note or (lambda _text: None)
         lost = LostWork(self.max_losses)
         startup_failures = 0
-        pool = [self._spawn() for _ in range(self.workers)]
+        pool = [self._spawn(cpu) for cpu in self.cpus]
         try:
             while len(scheduler) or any(w.item is not None for w in pool):
                 for worker in pool:
@@ -169,7 +195,7 @@ class LocalPool:
                             if startup_failures >= MAX_STARTUP_FAILURES:
                                 raise RuntimeError(f"workers keep dying while starting ({why})")
                         self._lost(worker, why, scheduler, lost, on_record, note)
-                        pool[index] = self._spawn()
+                        pool[index] = self._spawn(worker.cpu)  # the replacement takes its CPU
         finally:
             self._stop(pool)
 

@@ -42,6 +42,7 @@ class EvalOptions:
         repeats: tries per task (k).
         out_dir: the run's folder.
         workers: parallel workers.
+        pin_cpus: pin local workers to a CPU each (see :func:`gui_agent.evaluate.local_pool.cpu_slots`).
         ray: run the workers as Ray actors; ``ray_address`` picks the cluster.
         resume: continue the run in ``out_dir``, redoing only unfinished episodes.
         seed: seed of try 0; try r uses ``seed + r`` (or ``seed`` with ``same_seed``).
@@ -56,6 +57,7 @@ class EvalOptions:
     repeats: int = 1
     out_dir: Path = Path("runs/eval")
     workers: int = 1
+    pin_cpus: bool = True
     ray: bool = False
     ray_address: str | None = None
     resume: bool = False
@@ -158,7 +160,7 @@ def evaluate_suite(
     else:
         from gui_agent.evaluate.local_pool import LocalPool
 
-        pool = LocalPool(config, workers=options.workers)
+        pool = LocalPool(config, workers=options.workers, pin_cpus=options.pin_cpus)
     finished = 0
     started = time.monotonic()
 
