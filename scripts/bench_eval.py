@@ -83,7 +83,7 @@ def steady_rate(arrivals: list[float]) -> float:
 
 
 # --------------------------------------------------------------------------- gui-agent side
-def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int, pin_cpus: bool = True) -> dict[str, Any]:
+def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int, pin_cpus: bool = True, passes: int = 1) -> dict[str, Any]:
     from gui_agent.evaluate.ledger import read_ledger, read_manifest
     from gui_agent.evaluate.run import EvalOptions, evaluate_suite
 
@@ -91,7 +91,7 @@ def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int, pin_cpus: 
     with tempfile.TemporaryDirectory(prefix="bench-eval-") as tmp:
         out = Path(tmp) / "run"
         arrivals: list[float] = []
-        evaluate_suite(EvalOptions(suite=files, policy="oracle", seeds=seeds, out_dir=out, workers=workers, pin_cpus=pin_cpus),
+        evaluate_suite(EvalOptions(suite=files, policy="oracle", seeds=seeds * passes, out_dir=out, workers=workers, pin_cpus=pin_cpus),
                        on_record=lambda _record: arrivals.append(time.monotonic()))
         session = read_manifest(out)["sessions"][-1]
         records = list(read_ledger(out / "ledger.jsonl").values())
@@ -229,6 +229,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=4, help="BrowserGym seeds 0..N-1 per task (default 4)")
     parser.add_argument("--rounds", type=int, default=3, help="repeat every configuration this often; medians (default 3)")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="gui-agent runs the same seeds this many times over per run, so its runs last long enough "
+                        "for worker start-up (~2 s) not to dominate; its rates stay per second (default 1)")
     parser.add_argument("--tasks", default=",".join(DEFAULT_TASKS), help="comma-separated MiniWoB++ task names")
     parser.add_argument("--browsergym-python", type=Path, default=DEFAULT_BG_PYTHON)
     parser.add_argument("--setup-browsergym", action="store_true", help="create the BrowserGym virtualenv and exit")
@@ -248,7 +251,7 @@ def main() -> int:
         return 2
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     seeds = page_seeds(args.seeds)
-    report: dict[str, Any] = {"tasks": tasks, "browsergym_seeds": list(range(args.seeds)), "page_seeds": seeds,
+    report: dict[str, Any] = {"tasks": tasks, "gui_agent_passes": args.passes, "browsergym_seeds": list(range(args.seeds)), "page_seeds": seeds,
                               "rounds": args.rounds, "cpus": os.cpu_count(), "load_before": os.getloadavg(),
                               "command": "python " + " ".join(shlex.quote(a) for a in sys.argv)}
     configs = [("gui-agent", None), ("gui-agent floating", "floating")] + ([] if args.skip_shipped else [("browsergym (as shipped)", False)]) + [("browsergym (tuned)", True)]
@@ -259,12 +262,12 @@ def main() -> int:
         order = configs[round_index % len(configs):] + configs[: round_index % len(configs)]
         for name, tuned in order:
             for workers in (1, 2):
-                print(f"round {round_index + 1}/{args.rounds}: {name} with {workers} worker(s), "
-                      f"{len(tasks) * len(seeds)} episodes ...", flush=True)
                 if tuned == "floating" and workers == 1:
                     continue  # one worker is never pinned: the same as gui-agent x1
+                count = len(tasks) * len(seeds) * (args.passes if tuned in (None, "floating") else 1)
+                print(f"round {round_index + 1}/{args.rounds}: {name} with {workers} worker(s), {count} episodes ...", flush=True)
                 if tuned in (None, "floating"):
-                    figures = bench_gui_agent(tasks, seeds, workers, pin_cpus=tuned is None)
+                    figures = bench_gui_agent(tasks, seeds, workers, pin_cpus=tuned is None, passes=args.passes)
                 else:
                     figures = bench_browsergym(args.browsergym_python, tasks, seeds, workers, tuned)
                 runs.setdefault(f"{name} x{workers}", []).append(figures)
@@ -286,7 +289,8 @@ def main() -> int:
         }
     report["load_after"] = os.getloadavg()
 
-    print(f"\n{len(tasks)} MiniWoB++ tasks x {len(seeds)} seeds = {len(tasks) * len(seeds)} episodes per run, "
+    print(f"\n{len(tasks)} MiniWoB++ tasks x {len(seeds)} seeds = {len(tasks) * len(seeds)} episodes per run "
+          f"(gui-agent: {args.passes} pass(es) over them, {len(tasks) * len(seeds) * args.passes} episodes), "
           f"{args.rounds} rounds, medians; {os.cpu_count()} CPUs, load average {report['load_before'][0]:.1f} before, "
           f"{report['load_after'][0]:.1f} after; same instruction on both sides in {report['same_instructions']} of {len(ours)} episodes")
     print(f"{'configuration':28s} {'eps/s x1':>9s} {'eps/s x2':>9s} {'x2/x1':>6s} {'success':>11s} {'step med ms':>11s} {'step p95 ms':>11s}")

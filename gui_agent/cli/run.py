@@ -86,7 +86,7 @@ def handle(args: argparse.Namespace) -> int:
             label = f"{task.id} seed={seed} policy={policy.name}"
             if env is None:  # one browser for all seeds; rebuilt only after it broke
                 env = make_env(task, headless=headless, display=args.display)
-            result = _run_with_progress(console, label, args.quiet, lambda on_step: run_episode(
+            result = _run_with_progress(console, label, args.quiet, lambda on_step, seed=seed, env=env: run_episode(
                 task, policy, out_dir=args.out, seed=seed, env=env, on_step=on_step
             ))
             if result.env_failed:
@@ -112,7 +112,13 @@ def _run_with_progress(console, label, quiet, run):  # type: ignore[no-untyped-d
             if not quiet:
                 console.print(f"  step {index}/{limit}  {action}" + (f"  [yellow]! {error}[/yellow]" if error else ""), soft_wrap=True)
         return run(on_step)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.fields[last]}"), console=console, transient=True) as progress:

@@ -298,11 +298,14 @@ class BrowserEnv(Env):
                         raise
                     failure = f"{action.kind} failed: {_short(exc)}"
             t1 = time.perf_counter()
-            if error is None and not isinstance(action, (Wait, Done)):
+            acted = error is None and not isinstance(action, (Wait, Done))
+            if acted:
                 await self._settle(nav_marks, give_up=give_up)
             t2 = time.perf_counter()
-            state = await self._read_episode_state()
-            obs = await self._observe_now(failure, nav_marks, give_up)
+            # One page call: run the handlers' zero-delay timers (when no page load began),
+            # then read the page's episode state and the DOM the step will observe.
+            state, dom = await self._probe(drain=acted and self._nav_started == nav_marks[0])
+            obs = await self._observe_now(failure, nav_marks, give_up, dom=dom)
             t3 = time.perf_counter()
             obs.timings = {"act_s": t1 - t0, "settle_s": t2 - t1, "observe_s": t3 - t2}
             return obs, state
@@ -790,31 +793,55 @@ class BrowserEnv(Env):
         await asyncio.sleep(self.settle_s)  # page events are handled meanwhile
         started_before, ended_before = nav_marks
         if self._nav_started == started_before:
-            await self._drain_page_tasks()
-            return
+            return  # no page load; the step's probe runs the handlers' queued timers
         limit = time.perf_counter() + self.load_timeout_s
         if give_up is not None:
             limit = min(limit, give_up)
         while self._nav_ended == ended_before and time.perf_counter() < limit:
             await asyncio.sleep(0.01)
 
-    async def _drain_page_tasks(self) -> None:
-        """Let the page run the tasks its handlers queued with ``setTimeout(f, 0)``.
+    #: A JS function of no arguments returning the page's own episode state (MiniWoB++: its
+    #: done flag and rewards), read after every action; None for pages without one.
+    PAGE_STATE_JS: str | None = None
 
-        Timers of equal delay run in order, so once a zero-delay timer queued now has
-        fired, so have those queued by the action's handlers: their effect is then in the
-        screenshot every time, not only when the machine is idle (one round trip, ~1 ms).
+    def _probe_js(self) -> str:
+        """The one script a step runs in the page after its action (see :meth:`_probe`)."""
+        state = self.PAGE_STATE_JS or "() => null"
+        return (
+            "async ([drain, withDom]) => {\n"
+            "  if (drain) await new Promise((resolve) => setTimeout(resolve, 0));\n"
+            f"  const state = ({state})();\n"
+            f"  const dom = withDom ? ({DOM_SNAPSHOT_JS})() : null;\n"
+            "  return {state, dom};\n"
+            "}"
+        )
+
+    async def _probe(self, *, drain: bool) -> tuple[dict[str, Any] | None, list[dict[str, Any]] | None]:
+        """On the loop, after the action settled: ``(page state, DOM)`` in one page call.
+
+        ``drain`` first lets the page run the tasks its handlers queued with
+        ``setTimeout(f, 0)``: timers of equal delay run in order, so once a zero-delay timer
+        queued now has fired, so have the handlers'; their effect is then in the screenshot
+        every time, not only when the machine is idle. The DOM is read only with
+        ``observe_dom``, and before the screenshot (nothing runs between the two but timers
+        the page set itself). One call instead of three (drain, state, DOM) saves ~3 ms of
+        CPU a step across Python, Playwright's driver and Chromium.
+
+        A page that cannot answer (a navigation just replaced it) gives
+        ``(self._state_unavailable(exc), None)``; the DOM is then read again after the
+        screenshot by :meth:`_observe_now`, with its retries.
         """
         try:
             page = await self._active_page()
-            await page.evaluate("() => new Promise((resolve) => setTimeout(resolve, 0))")
-        except Exception as exc:  # noqa: BLE001 - a navigation may have just begun
+            result = await page.evaluate(self._probe_js(), [drain, self.observe_dom])
+        except Exception as exc:  # noqa: BLE001
             if await self._is_env_failure(exc):
                 raise
+            return self._state_unavailable(exc), None
+        return result["state"], result["dom"]
 
-    # Hooks for environments whose page keeps its own score (MiniWoB++).
-    async def _read_episode_state(self) -> dict[str, Any] | None:
-        """On the loop, after the action settled: the page's episode state, if it has one."""
+    def _state_unavailable(self, exc: BaseException) -> dict[str, Any] | None:
+        """The page state to score a step with when the page could not be asked (``exc``)."""
         return None
 
     def _score(self, action: Action, state: dict[str, Any] | None, info: dict[str, Any]) -> tuple[float, bool]:
@@ -885,15 +912,22 @@ class BrowserEnv(Env):
         return None
 
     async def _observe_now(
-        self, last_action_error: str | None, nav_marks: tuple[int, int] | None = None, give_up: float | None = None
+        self,
+        last_action_error: str | None,
+        nav_marks: tuple[int, int] | None = None,
+        give_up: float | None = None,
+        *,
+        dom: list[dict[str, Any]] | None = None,
     ) -> Observation:
         """On the loop: screenshot (+ DOM/aria) of the active page.
 
         With ``nav_marks`` (the navigation counters before the action), a navigation that
         announced itself only while the screenshot was being taken gets waited for and the
         page captured again, so a step that clicked a link usually shows the new page,
-        without a fixed settle wait on every step.
+        without a fixed settle wait on every step. ``dom``: the DOM already read for this
+        observation (by :meth:`_probe`); it is read again if the page was captured anew.
         """
+        nav_ended = self._nav_ended  # before any await: a load that ends from here on replaces ``dom``'s page
         page = await self._active_page()
         for _ in range(3):
             ended_at_capture = self._nav_ended
@@ -902,7 +936,10 @@ class BrowserEnv(Env):
                 break  # no navigation, or the capture began after it had loaded
             await self._settle(nav_marks, give_up=give_up)
             page = await self._active_page()
-        dom = await self._page_snapshot(lambda: page.evaluate(DOM_SNAPSHOT_JS)) if self.observe_dom else None
+        if self._nav_ended != nav_ended:
+            dom = None  # read from a page that has since been replaced
+        if self.observe_dom and dom is None:
+            dom = await self._page_snapshot(lambda: page.evaluate(DOM_SNAPSHOT_JS))
         aria = await self._page_snapshot(lambda: page.locator(":root").aria_snapshot()) if self.observe_aria else None
         return Observation(
             screenshot=screenshot,

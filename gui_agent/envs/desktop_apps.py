@@ -11,8 +11,10 @@ are listed per app below, with why.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +75,8 @@ class AppSpec:
         required_files: files that must exist besides the executable (an app module).
         prepare: writes the app's settings into a fresh home folder before any launch.
         open_command: the command opening a file (gets the absolute path).
+        leftovers: files the app leaves outside the episode's folder even when stopped
+            (given the home folder), removed after it stops.
     """
 
     name: str
@@ -83,6 +87,7 @@ class AppSpec:
     required_files: tuple[Path, ...] = ()
     prepare: Callable[[AppContext], None] | None = None
     open_command: Callable[[str], Sequence[str]] | None = None
+    leftovers: Callable[[Path], Sequence[Path]] | None = None
 
     def check_installed(self, path_env: str | None = None) -> None:
         """Raise :class:`EnvError` naming the package to install if the app is missing."""
@@ -124,6 +129,23 @@ def prepare_libreoffice(ctx: AppContext) -> None:
         target.write_text(_xcu(LIBREOFFICE_SETTINGS), encoding="utf-8")
 
 
+def libreoffice_ipc_socket(user_installation: Path) -> Path:
+    """The socket a LibreOffice instance listens on so later launches hand it their files.
+
+    LibreOffice puts it in ``/tmp`` whatever ``TMPDIR`` says, names it after an MD5 of its
+    ``UserInstallation`` URL (each byte in hex without zero padding, as
+    ``desktop/source/app/officeipcthread.cxx`` writes it) and removes it only on a clean
+    exit: every instance stopped by a signal leaves one behind.
+    """
+    url = "file://" + urllib.parse.quote(str(user_installation.resolve()))
+    digest = hashlib.md5(url.encode("utf-16-le"), usedforsecurity=False).digest()
+    return Path("/tmp") / f"OSL_PIPE_{os.getuid()}_SingleOfficeIPC_{''.join(format(b, 'x') for b in digest)}"
+
+
+def _libreoffice_leftovers(home: Path) -> list[Path]:
+    return [libreoffice_ipc_socket(home / LIBREOFFICE_PROFILE.parent)]
+
+
 _LIBREOFFICE_FLAGS = ("--norestore", "--nologo", "--nolockcheck", "--nodefault")
 
 CALC = AppSpec(
@@ -135,6 +157,7 @@ CALC = AppSpec(
     required_files=(LIBREOFFICE_PROGRAM / "libsclo.so",),
     prepare=prepare_libreoffice,
     open_command=lambda path: ["soffice", *_LIBREOFFICE_FLAGS[:3], path],
+    leftovers=_libreoffice_leftovers,
 )
 
 def _prepare_thunderbird(ctx: AppContext) -> None:

@@ -22,12 +22,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gui_agent.envs.chromium import sweep_stale_temp_dirs
-from gui_agent.envs.desktop_apps import AppContext, AppSpec, get_app
+from gui_agent.envs.desktop_apps import APPS, AppContext, AppSpec, get_app
 from gui_agent.envs.mail_server import SmtpServer
 from gui_agent.envs.owned_process import OwnedProcess, describe_exit
 from gui_agent.envs.screen_capture import ScreenCapture
@@ -52,8 +53,18 @@ class LaunchedApp:
 
 
 def sweep_stale_sessions(min_age_s: float = 60.0) -> list[Path]:
-    """Remove session folders whose owning Python process is gone (it was killed)."""
-    return sweep_stale_temp_dirs(min_age_s, prefix=TEMP_PREFIX)
+    """Remove session folders whose owning Python process is gone (it was killed), and
+    what their apps left outside them."""
+    removed = sweep_stale_temp_dirs(min_age_s, prefix=TEMP_PREFIX)
+    for root in removed:
+        _remove_app_leftovers(root / "home", APPS.values())
+    return removed
+
+
+def _remove_app_leftovers(home: Path, specs: Iterable[AppSpec]) -> None:
+    for spec in specs:
+        for path in spec.leftovers(home) if spec.leftovers is not None else ():
+            path.unlink(missing_ok=True)
 
 
 class DesktopSession:
@@ -254,6 +265,8 @@ class DesktopSession:
         """
         for app in reversed(self.launched):
             app.process.stop(grace_s=1.0)
+        if self.root is not None:
+            _remove_app_leftovers(self.home, self.app_specs.values())
         if self.input is not None:
             self.input.stop()
         if close_clients:

@@ -193,15 +193,11 @@ class MiniWobEnv(BrowserEnv):
         obs = self.observe()
         return obs, {"seed": seed, "task": self.task, "data_mode": mode, "fields": self._fields, "pid": self.pid}
 
-    async def _read_episode_state(self) -> dict[str, Any] | None:
-        """On the browser's loop, right after the action: the page's done flag and rewards."""
-        try:
-            return await (await self._active_page()).evaluate(_READ_STATE_JS)
-        except Exception as exc:  # noqa: BLE001
-            if await self._is_env_failure(exc):
-                raise
-            # The page navigated away or was replaced: the episode cannot end by itself.
-            return {"done": False, "raw_reward": 0.0, "env_reward": 0.0, "reason": f"no MiniWoB++ state: {_short(exc)}"}
+    PAGE_STATE_JS = _READ_STATE_JS
+
+    def _state_unavailable(self, exc: BaseException) -> dict[str, Any] | None:
+        """The page navigated away or was replaced: the episode cannot end by itself."""
+        return {"done": False, "raw_reward": 0.0, "env_reward": 0.0, "reason": f"no MiniWoB++ state: {_short(exc)}"}
 
     def _score(self, action: Action, state: dict[str, Any] | None, info: dict[str, Any]) -> tuple[float, bool]:
         """The raw reward (1 solved, -1/0 failed) once the page says done; the agent's done ends it too."""

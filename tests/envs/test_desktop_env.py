@@ -21,6 +21,7 @@ import pytest
 
 from gui_agent.actions import Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.envs.desktop import DesktopEnv
+from gui_agent.envs.desktop_apps import LIBREOFFICE_PROFILE, libreoffice_ipc_socket
 from gui_agent.envs.desktop_session import TEMP_PREFIX
 from gui_agent.envs.desktop_setup import DesktopStepError
 from gui_agent.errors import EnvDiedError, EnvError, EnvHungError
@@ -250,6 +251,8 @@ def test_crashed_app_is_env_died_and_reset_recovers(tmp_path: Path) -> None:
     with DesktopEnv(screen=(1280, 800), apps=("calc",), task_dir=tmp_path) as env:
         obs, _ = env.reset(options={"setup": setup})
         assert obs.window_title == "book.xlsx - LibreOffice Calc"
+        first_socket = libreoffice_ipc_socket(env.home / LIBREOFFICE_PROFILE.parent)
+        assert first_socket.is_socket(), "LibreOffice listens where libreoffice_ipc_socket says"
         # Typed text arrives intact in a real app: check it in the saved file.
         for action in (Hotkey(("ctrl", "home")), Type("Hello World\taaaa\tÄé€ x/y\n"), Hotkey(("ctrl", "s"))):
             obs, *_ = env.step(action)
@@ -275,6 +278,10 @@ def test_crashed_app_is_env_died_and_reset_recovers(tmp_path: Path) -> None:
         assert wait_gone(pids) == []
         obs, _ = env.reset(options={"setup": setup})
         assert obs.window_title == "book.xlsx - LibreOffice Calc"
+        assert not first_socket.exists(), "the crashed instance's socket in /tmp was left behind"
+        second_socket = libreoffice_ipc_socket(env.home / LIBREOFFICE_PROFILE.parent)
+        assert second_socket.is_socket()
+    assert not second_socket.exists(), "a stopped LibreOffice's socket in /tmp was left behind"
 
 
 def test_xdotool_script_lines_never_carry_raw_text() -> None:
