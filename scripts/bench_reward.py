@@ -33,9 +33,21 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TASKS_DIR = REPO / "datasets" / "tasks" / "miniwob"
-TRAIN_TASKS = ("click-button", "click-button-sequence", "click-checkboxes", "click-dialog", "click-option", "click-tab",
-               "click-test", "click-test-2", "enter-text", "focus-text", "login-user", "click-collapsible")
 HELD_OUT = ("click-link", "click-dialog-2", "enter-password", "focus-text-2", "click-tab-2")
+#: The first, smaller training set (``--train-tasks twelve``).
+TWELVE_TASKS = ("click-button", "click-button-sequence", "click-checkboxes", "click-dialog", "click-option", "click-tab",
+                "click-test", "click-test-2", "enter-text", "focus-text", "login-user", "click-collapsible")
+
+
+def train_tasks(spec: str) -> list[str]:
+    """``all``: every MiniWoB++ task file but the held-out ones; ``twelve``; or a comma-separated list."""
+    if spec == "all":
+        return sorted(p.stem for p in TASKS_DIR.glob("*.yaml") if p.stem not in HELD_OUT)
+    names = list(TWELVE_TASKS) if spec == "twelve" else [t.strip() for t in spec.split(",") if t.strip()]
+    overlap = sorted(set(names) & set(HELD_OUT))
+    if overlap:
+        raise SystemExit(f"--train-tasks must not name held-out tasks: {', '.join(overlap)}")
+    return names
 
 
 def make_demos(tasks: list[str], seeds: int, out: Path) -> float:
@@ -76,7 +88,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path("/tmp/gui-agent-reward-bench"), help="work folder (demos/, data/, ckpt/); reused")
     parser.add_argument("--seeds", type=int, default=6, help="demonstrations per task (default: 6)")
+    parser.add_argument("--train-tasks", default="all",
+                        help="training tasks: all (every MiniWoB++ task but the held-out ones, default), twelve, or a comma-separated list")
     parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--train-seed", type=int, default=0, help="seed of the network's initialisation and shuffling (default: 0)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="make-reward-data workers")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -95,7 +110,7 @@ def main() -> int:
     )
 
     torch.set_num_threads(args.threads)
-    tasks = list(TRAIN_TASKS + HELD_OUT)
+    tasks = train_tasks(args.train_tasks) + list(HELD_OUT)
     demos, data_dir, ckpt = args.data / "demos", args.data / "data", args.data / "ckpt"
     timings: dict[str, float] = {}
     if not (data_dir / "outcomes.jsonl").exists():
@@ -117,7 +132,7 @@ def main() -> int:
 
         shutil.rmtree(ckpt)
     started = time.monotonic()
-    train_reward_model(train, TrainOptions(out=ckpt, epochs=args.epochs, threads=args.threads))
+    train_reward_model(train, TrainOptions(out=ckpt, epochs=args.epochs, threads=args.threads, seed=args.train_seed))
     timings["train_s"] = time.monotonic() - started
     model = RewardModel.load(ckpt)
 
@@ -150,7 +165,8 @@ def main() -> int:
     print("per held-out task: " + "; ".join(f"{t.split('/')[-1]} step {v['step_f1']:.3f} outcome {v['outcome_f1']:.3f}" for t, v in per_task.items()))
     print(f"training: {timings['train_s']:.1f} s for {args.epochs} epochs on {args.threads} threads "
           f"({len(train.steps)} steps, {len(train.outcomes)} outcomes); load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
-    print(f"command: python scripts/bench_reward.py --data {args.data} --seeds {args.seeds} --epochs {args.epochs} --threads {args.threads}")
+    print(f"command: python scripts/bench_reward.py --data {args.data} --seeds {args.seeds} --train-tasks {args.train_tasks} "
+          f"--epochs {args.epochs} --threads {args.threads} --train-seed {args.train_seed}")
     if args.json:
         figures = {"held_out": list(HELD_OUT), "train_tasks": train.tasks, "timings_s": {k: round(v, 2) for k, v in timings.items()},
                    "step": {"model": step_model.to_dict(), "screen_changed": step_changed.to_dict(), "always": step_always.to_dict()},

@@ -28,8 +28,7 @@ MODEL_FILE = "reward_model.pt"
 STATE_FILE = "training_state.pt"
 METRICS_FILE = "metrics.json"
 FORMAT = "gui-agent-reward-model"
-#: 2: the action vector gained the "typed text verbatim in the instruction" flag.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 1
 
 
 def _save_atomic(obj: Any, path: Path) -> None:
@@ -74,9 +73,6 @@ def load_payload(path: str | Path) -> dict[str, Any]:
         raise RewardCheckpointError(f"{file}: not a gui-agent reward-model checkpoint")
     if payload.get("format_version", 0) > FORMAT_VERSION:
         raise RewardCheckpointError(f"{file}: written by a newer version (format {payload['format_version']}, this reads {FORMAT_VERSION})")
-    if payload.get("format_version", 0) < FORMAT_VERSION:
-        raise RewardCheckpointError(f"{file}: written by an older version (format {payload.get('format_version', 0)}, whose networks "
-                                    f"read other inputs; this reads {FORMAT_VERSION}): train it again with 'gui-agent train reward'")
     return payload
 
 

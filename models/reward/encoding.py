@@ -11,8 +11,7 @@ the classic silent bug of reward models.
 * Text (the instruction, typed text) becomes hashed character trigrams, so no
   tokenizer or vocabulary is needed and unseen words still share pieces with seen ones.
 * An action becomes a small vector: kind, normalised position(s), wheel, click count,
-  how much of the typed text occurs in the instruction, and whether all of it does,
-  verbatim (a one-letter typo in a password, hidden behind dots on screen, shows only here).
+  and how much of the typed text occurs in the instruction.
 """
 
 from __future__ import annotations
@@ -43,7 +42,7 @@ TEXT_BUCKETS = 4096
 #: Trigrams kept per text (longer texts are cut; instructions are a sentence or two).
 MAX_TRIGRAMS = 96
 #: Length of :func:`action_vector`.
-ACTION_DIMS = len(ACTION_TYPES) + 10
+ACTION_DIMS = len(ACTION_TYPES) + 9
 
 _KIND_INDEX = {cls.kind: i for i, cls in enumerate(ACTION_TYPES)}
 
@@ -96,7 +95,7 @@ def _overlap(typed: str, instruction: str) -> float:
 
 
 def action_vector(action: Action | None, width: int, height: int, instruction: str) -> np.ndarray:
-    """The action as ``ACTION_DIMS`` floats: kind one-hot, positions in [0, 1], wheel, count, text overlap, verbatim."""
+    """The action as ``ACTION_DIMS`` floats: kind one-hot, positions in [0, 1], wheel, count, text overlap."""
     vector = np.zeros(ACTION_DIMS, dtype=np.float32)
     if action is None:
         return vector
@@ -116,8 +115,6 @@ def action_vector(action: Action | None, width: int, height: int, instruction: s
     if isinstance(action, Type):
         vector[base + 7] = _overlap(action.text, instruction)
         vector[base + 8] = min(len(action.text), 40) / 40.0
-        typed = action.text.rstrip("\n")
-        vector[base + 9] = 1.0 if typed and typed in instruction else 0.0
     if isinstance(action, Hotkey):
         vector[base + 8] = len(action.keys) / 4.0
     if isinstance(action, Done):

@@ -87,19 +87,3 @@ def test_reads_what_make_reward_data_writes(tmp_path: Path) -> None:
     assert {o.success for o in data.outcomes} == {True, False}  # the replay succeeds, some variants fail
     assert len(data.steps) == len((out / "reward.jsonl").read_text().splitlines()) > 0
     assert {e.task_id for e in data.steps} == {"miniwob/click-button"}
-
-
-def test_action_vector_says_whether_the_typed_text_is_the_instructions_verbatim() -> None:
-    from gui_agent.actions import Click, Type
-    from models.reward.encoding import action_vector
-
-    instruction = 'Enter the password "kQ3zPw" into both text fields and press submit.'
-
-    def verbatim(action) -> float:  # type: ignore[no-untyped-def]
-        return float(action_vector(action, 160, 210, instruction)[-1])
-
-    assert verbatim(Type("kQ3zPw")) == 1.0
-    assert verbatim(Type("kQ3zPw\n")) == 1.0  # Enter after the text is not part of it
-    assert verbatim(Type("kQ3xPw")) == 0.0  # a one-letter typo, invisible behind password dots
-    assert verbatim(Type("kq3zpw")) == 0.0  # passwords are case-sensitive
-    assert verbatim(Click(10, 10)) == 0.0

@@ -107,14 +107,13 @@ def test_missing_and_corrupt_checkpoints_are_clear_errors(trained_checkpoint: Pa
     torch.save({"weights": [1, 2]}, other / "reward_model.pt")
     with pytest.raises(RewardCheckpointError, match="not a gui-agent reward-model checkpoint"):
         RewardModel.load(other)
-    for version, problem in ((1, "older version .* train it again"), (99, "newer version")):
-        payload = torch.load(trained_checkpoint / "reward_model.pt", map_location="cpu", weights_only=True)
-        payload["format_version"] = version
-        other_version = tmp_path / f"v{version}"
-        other_version.mkdir()
-        torch.save(payload, other_version / "reward_model.pt")
-        with pytest.raises(RewardCheckpointError, match=problem):
-            RewardModel.load(other_version)
+    payload = torch.load(trained_checkpoint / "reward_model.pt", map_location="cpu", weights_only=True)
+    payload["format_version"] = 99
+    newer = tmp_path / "newer"
+    newer.mkdir()
+    torch.save(payload, newer / "reward_model.pt")
+    with pytest.raises(RewardCheckpointError, match="newer version"):
+        RewardModel.load(newer)
 
 
 @pytest.mark.slow
