@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from gui_agent.cli.arguments import positive_int
+from gui_agent.cli.progress import progress_bar
 
 EXAMPLES = """\
 examples:
@@ -132,11 +133,7 @@ class _Progress:
 
     def __enter__(self) -> _Progress:
         if not self.quiet:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-            self.bar = Progress(TextColumn("eval"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                TimeRemainingColumn(), TextColumn("{task.fields[counts]}"), console=self.console,
-                                transient=True)
+            self.bar = progress_bar(self.console, "eval", after="{task.fields[counts]}")
             self.bar.__enter__()
         return self
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.progress import progress_bar
+
 EXAMPLES = """\
 examples:
   gui-agent export runs/ --out exports/demo
@@ -75,6 +77,7 @@ def handle(args: argparse.Namespace) -> int:
 
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
+    from gui_agent.errors import NothingExportedError
     from gui_agent.export import (
         ExportError,
         ExportOptions,
@@ -82,7 +85,6 @@ def handle(args: argparse.Namespace) -> int:
         SplitSpec,
         export_dataset,
     )
-    from gui_agent.errors import NothingExportedError
     from gui_agent.export.scrub import read_secrets_file
     from gui_agent.export.splits import parse_ratios
 
@@ -168,17 +170,7 @@ def _run_with_progress(console, quiet: bool, run):  # type: ignore[no-untyped-de
     """Run with a live bar over episodes (and the steps written so far) when on a terminal."""
     if quiet or not console.is_terminal:
         return run(None)
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    with Progress(TextColumn("exporting"), BarColumn(), MofNCompleteColumn(), TextColumn("episodes  {task.fields[steps]} steps"),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as progress:
+    with progress_bar(console, "exporting", after="episodes, {task.fields[steps]} steps") as progress:
         bar = progress.add_task("export", total=None, steps=0)
 
         def on_progress(done: int, total: int, steps: int) -> None:

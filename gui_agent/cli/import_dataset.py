@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.progress import progress_bar
+
 EXAMPLES = """\
 examples:
   gui-agent import exports/demo --out episodes/
@@ -46,16 +48,7 @@ def handle(args: argparse.Namespace) -> int:
         if args.quiet or not err.is_terminal:
             report = import_dataset(args.source, args.out, endpoint=args.endpoint, revision=args.revision)
         else:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-            )
-
-            with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          console=err, transient=True) as progress:
+            with progress_bar(err, "importing", remaining=False) as progress:
                 bar = progress.add_task("import", total=None)
                 report = import_dataset(
                     args.source, args.out, endpoint=args.endpoint, revision=args.revision,

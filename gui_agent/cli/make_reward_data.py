@@ -6,6 +6,8 @@ import argparse
 import textwrap
 from pathlib import Path
 
+from gui_agent.cli.progress import progress_bar
+
 EXAMPLES = """\
 examples:
   gui-agent run datasets/tasks/miniwob/enter-text.yaml --policy oracle --seeds 0-9 --out runs/demos
@@ -108,17 +110,7 @@ def handle(args: argparse.Namespace) -> int:
         if args.quiet or not console.is_terminal:
             report = make_reward_data(episodes, config, workers=args.workers, ray_address=args.ray)
         else:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            with Progress(TextColumn("episodes executed"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          TimeRemainingColumn(), TextColumn("{task.fields[last]}"), console=console, transient=True) as bar:
+            with progress_bar(console, "episodes executed", after="{task.fields[last]}") as bar:
                 handle_ = bar.add_task("build", total=None, last="")
                 report = make_reward_data(
                     episodes, config, workers=args.workers, ray_address=args.ray,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.progress import progress_bar
+
 EXAMPLES = """\
 examples:
   gui-agent replay runs/miniwob-click-button_20261130T101500_ab12cd
@@ -75,7 +77,7 @@ def handle(args: argparse.Namespace) -> int:
         return 2
     codes = []
     slot = EnvSlot(headless=False if args.headed else None, display=args.display)  # one browser for all
-    bar = _progress(console) if console.is_terminal and len(sources) > 1 else None
+    bar = progress_bar(console, "{task.description}") if console.is_terminal and len(sources) > 1 else None
     out = bar.console if bar is not None else console
     try:
         if bar is not None:
@@ -104,20 +106,6 @@ def handle(args: argparse.Namespace) -> int:
             bar.stop()
         slot.close()
     return max(codes) if codes else 2
-
-
-def _progress(console):  # type: ignore[no-untyped-def]
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TimeRemainingColumn(), console=console, transient=True)
 
 
 def _print(console, result, quiet: bool) -> None:  # type: ignore[no-untyped-def]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.progress import progress_bar
+
 EXAMPLES = """\
 examples:
   gui-agent run datasets/tasks/miniwob/click-button.yaml          # the shipped pixel policy
@@ -112,16 +114,7 @@ def _run_with_progress(console, label, quiet, run):  # type: ignore[no-untyped-d
             if not quiet:
                 console.print(f"  step {index}/{limit}  {action}" + (f"  [yellow]! {error}[/yellow]" if error else ""), soft_wrap=True)
         return run(on_step)
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.fields[last]}"), console=console, transient=True) as progress:
+    with progress_bar(console, "{task.description}", after="{task.fields[last]}", remaining=False) as progress:
         bar = progress.add_task(label, total=None, last="")
 
         def on_step(index: int, limit: int, action: str, error: str | None) -> None:

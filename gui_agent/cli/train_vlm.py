@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.progress import progress_bar
+
 EXAMPLES = """\
 examples:
   # oracle demonstrations -> a fine-tuned SmolVLM (the default --model), served as a policy
@@ -110,10 +112,7 @@ def _train_with_progress(console, config, train, *, quiet: bool):  # type: ignor
     """Run ``train`` with a rich bar over all rows of all epochs, showing the running loss."""
     if quiet:
         return train(config)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeRemainingColumn(), TextColumn("loss {task.fields[loss]}"), console=console, transient=False) as progress:
+    with progress_bar(console, "{task.description}", after="loss {task.fields[loss]}", transient=False) as progress:
         bar = progress.add_task("fine-tuning", total=None, loss="-")
         running: list[float] = []
 

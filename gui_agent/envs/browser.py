@@ -834,7 +834,7 @@ class BrowserEnv(Env):
         try:
             page = await self._active_page()
             result = await page.evaluate(self._probe_js(), [drain, self.observe_dom])
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - a navigation may have just replaced the page
             if await self._is_env_failure(exc):
                 raise
             return self._state_unavailable(exc), None
