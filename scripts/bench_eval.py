@@ -31,6 +31,7 @@ the instructions both sides saw are compared.
 
 Usage:
     python scripts/bench_eval.py [--seeds 4] [--rounds 3] [--tasks click-test,...] [--json out.json]
+    python scripts/bench_eval.py --rounds 2 --seeds 10 --passes 5 --skip-shipped   # the README figures (~10 min)
     python scripts/bench_eval.py --setup-browsergym      # once: the BrowserGym virtualenv
 """
 
