@@ -804,17 +804,38 @@ class BrowserEnv(Env):
     #: done flag and rewards), read after every action; None for pages without one.
     PAGE_STATE_JS: str | None = None
 
-    def _probe_js(self) -> str:
-        """The one script a step runs in the page after its action (see :meth:`_probe`)."""
+    def _probe_js(self, *, drain: bool, with_dom: bool) -> str:
+        """The one expression a step evaluates in the page after its action (see :meth:`_probe`)."""
         state = self.PAGE_STATE_JS or "() => null"
         return (
-            "async ([drain, withDom]) => {\n"
-            "  if (drain) await new Promise((resolve) => setTimeout(resolve, 0));\n"
-            f"  const state = ({state})();\n"
-            f"  const dom = withDom ? ({DOM_SNAPSHOT_JS})() : null;\n"
-            "  return {state, dom};\n"
-            "}"
+            "(async () => {\n"
+            + ("  await new Promise((resolve) => setTimeout(resolve, 0));\n" if drain else "")
+            + f"  const state = ({state})();\n"
+            + (f"  const dom = ({DOM_SNAPSHOT_JS})();\n" if with_dom else "  const dom = null;\n")
+            + "  return {state, dom};\n"
+            "})()"
         )
+
+    async def _evaluate_json(self, page: Any, expression: str) -> Any:
+        """On the loop: the JSON value of ``expression`` (promises awaited), by CDP ``Runtime.evaluate``.
+
+        For the per-step reads of plain data (the probe, the DOM snapshot): ~5 ms of CPU
+        less per DOM read than ``page.evaluate``, which serialises values its own way.
+        Raises :class:`PageError` if the script throws.
+        """
+        params = {"expression": expression, "awaitPromise": True, "returnByValue": True}
+        reply = await (await self._cdp_session(page)).send("Runtime.evaluate", params)
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            raise PageError((details.get("exception") or {}).get("description") or details.get("text") or "the page script threw")
+        return reply["result"].get("value")
+
+    async def _cdp_session(self, page: Any) -> Any:
+        """On the loop: this page's own CDP session (made once, kept while the page lives)."""
+        session = self._cdp.get(id(page))
+        if session is None:
+            session = self._cdp[id(page)] = await page.context.new_cdp_session(page)
+        return session
 
     async def _probe(self, *, drain: bool) -> tuple[dict[str, Any] | None, list[dict[str, Any]] | None]:
         """On the loop, after the action settled: ``(page state, DOM)`` in one page call.
@@ -824,16 +845,17 @@ class BrowserEnv(Env):
         queued now has fired, so have the handlers'; their effect is then in the screenshot
         every time, not only when the machine is idle. The DOM is read only with
         ``observe_dom``, and before the screenshot (nothing runs between the two but timers
-        the page set itself). One call instead of three (drain, state, DOM) saves ~3 ms of
-        CPU a step across Python, Playwright's driver and Chromium.
+        the page set itself). One call instead of three (drain, state, DOM), and a plain
+        CDP ``Runtime.evaluate`` with a JSON reply instead of Playwright's ``page.evaluate``
+        (whose own serialisation of the DOM list cost ~5 ms of CPU a step: 7.1 vs 2.0 ms
+        measured for this call).
 
         A page that cannot answer (a navigation just replaced it) gives
         ``(self._state_unavailable(exc), None)``; the DOM is then read again after the
         screenshot by :meth:`_observe_now`, with its retries.
         """
         try:
-            page = await self._active_page()
-            result = await page.evaluate(self._probe_js(), [drain, self.observe_dom])
+            result = await self._evaluate_json(await self._active_page(), self._probe_js(drain=drain, with_dom=self.observe_dom))
         except Exception as exc:  # noqa: BLE001 - a navigation may have just replaced the page
             if await self._is_env_failure(exc):
                 raise
@@ -856,9 +878,7 @@ class BrowserEnv(Env):
         """
         if give_up is None:
             give_up = time.perf_counter() + 0.6 * self.step_timeout_s
-        session = self._cdp.get(id(page))
-        if session is None:
-            session = self._cdp[id(page)] = await page.context.new_cdp_session(page)
+        session = await self._cdp_session(page)
         params = {"format": "png", "optimizeForSpeed": True}
         attempt_s = CAPTURE_ATTEMPT_S
         loop = asyncio.get_running_loop()
@@ -939,7 +959,7 @@ class BrowserEnv(Env):
         if self._nav_ended != nav_ended:
             dom = None  # read from a page that has since been replaced
         if self.observe_dom and dom is None:
-            dom = await self._page_snapshot(lambda: page.evaluate(DOM_SNAPSHOT_JS))
+            dom = await self._page_snapshot(lambda: self._evaluate_json(page, f"({DOM_SNAPSHOT_JS})()"))
         aria = await self._page_snapshot(lambda: page.locator(":root").aria_snapshot()) if self.observe_aria else None
         return Observation(
             screenshot=screenshot,
