@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="run the workers as Ray actors: on the cluster at ADDRESS, or $RAY_ADDRESS / a new local Ray")
     parser.add_argument("--no-pin-cpus", dest="pin_cpus", action="store_false",
                         help="let local workers float over the CPUs (by default 2+ workers, no more than the CPUs, "
-                        "get a CPU each with their browsers: ~1.4x the episodes/s of floating workers on 2 cores)")
+                        "get a CPU each with their browsers: 10-20 %% more episodes/s than floating workers on 2 cores)")
     parser.add_argument("--out", type=Path, help="run folder (default: runs/eval-<time>; needed with --resume)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out, redoing only unfinished episodes")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first try (default: 0)")

@@ -24,7 +24,8 @@ its Chromium and Playwright driver, which inherit it) is pinned to a CPU of its 
 (:func:`cpu_slots`). One episode is a chain of processes handing work to each other
 (Python, Playwright's driver, the browser, the renderer); left to the scheduler, the
 chains of two workers migrate across both CPUs and evict each other's caches, and each
-episode costs ~40 % more CPU than with one worker (measured in ``scripts/bench_eval.py``).
+episode costs 25-40 % more CPU than with one worker (pinned: about the same), and two pinned
+workers run 10-20 % more episodes per second than two floating ones (``scripts/bench_eval.py``).
 A single worker is left unpinned: its chain gains from spreading over the CPUs.
 """
 
