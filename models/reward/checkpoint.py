@@ -28,7 +28,9 @@ MODEL_FILE = "reward_model.pt"
 STATE_FILE = "training_state.pt"
 METRICS_FILE = "metrics.json"
 FORMAT = "gui-agent-reward-model"
-FORMAT_VERSION = 1
+#: 2: typed text is encoded by :func:`models.reward.encoding.typed_text_overlap` and no
+#: longer read by the text encoder; a format-1 network expects the old inputs.
+FORMAT_VERSION = 2
 
 
 def _save_atomic(obj: Any, path: Path) -> None:
@@ -71,8 +73,12 @@ def load_payload(path: str | Path) -> dict[str, Any]:
         raise RewardCheckpointError(f"{file}: not a readable checkpoint ({type(exc).__name__}: {exc})") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise RewardCheckpointError(f"{file}: not a gui-agent reward-model checkpoint")
-    if payload.get("format_version", 0) > FORMAT_VERSION:
-        raise RewardCheckpointError(f"{file}: written by a newer version (format {payload['format_version']}, this reads {FORMAT_VERSION})")
+    version = payload.get("format_version", 0)
+    if version > FORMAT_VERSION:
+        raise RewardCheckpointError(f"{file}: written by a newer version (format {version}, this reads {FORMAT_VERSION})")
+    if version < FORMAT_VERSION:
+        raise RewardCheckpointError(f"{file}: format {version} encodes typed text differently from this version's {FORMAT_VERSION}; "
+                                    f"retrain it: gui-agent train reward DATA --out {file.parent}")
     return payload
 
 

@@ -11,11 +11,12 @@ the classic silent bug of reward models.
 * Text (the instruction, typed text) becomes hashed character trigrams, so no
   tokenizer or vocabulary is needed and unseen words still share pieces with seen ones.
 * An action becomes a small vector: kind, normalised position(s), wheel, click count,
-  and how much of the typed text occurs in the instruction.
+  and how much of the typed text the instruction contains (:func:`typed_text_overlap`).
 """
 
 from __future__ import annotations
 
+import difflib
 import zlib
 
 import numpy as np
@@ -88,10 +89,20 @@ def trigram_ids(text: str) -> np.ndarray:
     return np.asarray(ids, dtype=np.int64)
 
 
-def _overlap(typed: str, instruction: str) -> float:
-    """Share of the typed text's trigrams that occur in the instruction (1.0: copied from it)."""
-    mine, theirs = set(trigram_ids(typed).tolist()), set(trigram_ids(instruction).tolist())
-    return len(mine & theirs) / max(len(mine), 1)
+def typed_text_overlap(typed: str, instruction: str) -> float:
+    """Share of the typed text that the instruction contains as one piece (1.0: copied from it).
+
+    The longest run of the typed text found in the instruction (case and surrounding
+    spaces ignored), over the typed text's length. Not a trigram overlap: that one padded
+    the typed text with spaces while the instruction quotes it (``"yA"``), so a short
+    value copied exactly scored 0 (a two-character password looked like wrong text) and
+    a long one never reached 1.
+    """
+    mine, theirs = typed.strip().lower(), instruction.lower()
+    if not mine:
+        return 0.0
+    match = difflib.SequenceMatcher(None, mine, theirs, autojunk=False).find_longest_match(0, len(mine), 0, len(theirs))
+    return match.size / len(mine)
 
 
 def action_vector(action: Action | None, width: int, height: int, instruction: str) -> np.ndarray:
@@ -113,7 +124,7 @@ def action_vector(action: Action | None, width: int, height: int, instruction: s
         vector[base + 6] = action.count / 3.0
         vector[base + 5] = 0.0 if action.button == "left" else 1.0
     if isinstance(action, Type):
-        vector[base + 7] = _overlap(action.text, instruction)
+        vector[base + 7] = typed_text_overlap(action.text, instruction)
         vector[base + 8] = min(len(action.text), 40) / 40.0
     if isinstance(action, Hotkey):
         vector[base + 8] = len(action.keys) / 4.0
@@ -123,9 +134,16 @@ def action_vector(action: Action | None, width: int, height: int, instruction: s
 
 
 def action_text(action: Action | None) -> str:
-    """The text an action carries (typed text, key names), for the text encoder; '' if none."""
+    """What the text encoder reads of an action: key names of a hotkey, "enter" for typed text with a newline; else ''.
+
+    Never the typed characters themselves: their identity says nothing about whether a
+    step helps (a right value in one task is a wrong one in another), so a network that
+    read them memorised strings: a task's password seen as wrongly spliced-in text in
+    other tasks' failures made typing it look harmful everywhere. What matters of typed
+    text, whether the instruction contains it, is :func:`typed_text_overlap`.
+    """
     if isinstance(action, Type):
-        return action.text
+        return "enter" if "\n" in action.text else ""
     if isinstance(action, Hotkey):
         return "+".join(action.keys)
     return ""

@@ -114,6 +114,12 @@ def test_missing_and_corrupt_checkpoints_are_clear_errors(trained_checkpoint: Pa
     torch.save(payload, newer / "reward_model.pt")
     with pytest.raises(RewardCheckpointError, match="newer version"):
         RewardModel.load(newer)
+    payload["format_version"] = 1  # typed text was encoded otherwise: its network would be fed other inputs
+    older = tmp_path / "older"
+    older.mkdir()
+    torch.save(payload, older / "reward_model.pt")
+    with pytest.raises(RewardCheckpointError, match="format 1 encodes typed text differently.*retrain it"):
+        RewardModel.load(older)
 
 
 @pytest.mark.slow
