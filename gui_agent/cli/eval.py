@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from gui_agent.cli.arguments import positive_int
+from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
 EXAMPLES = """\
@@ -88,14 +89,12 @@ def handle(args: argparse.Namespace) -> int:
     if not console.is_terminal:
         console = Console(highlight=False, width=200)  # a log file: room for the whole table
     if args.resume and args.out is None:
-        console.print("[red]error:[/red] --resume needs --out (the run folder to continue)")
-        return 2
+        return fail(console, "--resume needs --out (the run folder to continue)")
     if args.seeds:
         args.repeats = len(args.seeds)
     reward_model = args.reward_model or (args.judge if args.best_of > 1 and args.judge and not args.judge.startswith("hf:") else None)
     if args.best_of > 1 and reward_model is None:
-        console.print("[red]error:[/red] --best-of needs a reward model to choose: --reward-model CKPT (gui-agent train reward)")
-        return 2
+        return fail(console, "--best-of needs a reward model to choose: --reward-model CKPT (gui-agent train reward)")
     out = args.out or Path("runs") / f"eval-{dt.datetime.now().strftime('%Y%m%dT%H%M%S')}"
     options = EvalOptions(
         suite=list(args.suite), policy=args.policy, repeats=args.repeats, out_dir=out, workers=args.workers,
@@ -115,8 +114,7 @@ def handle(args: argparse.Namespace) -> int:
                       soft_wrap=True)
         return 130
     except (GuiAgentError, ValueError, OSError, RuntimeError) as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     _print_results(console, results, out)
     return 3 if results["unscored"] else 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
 EXAMPLES = """\
@@ -114,8 +115,7 @@ def handle(args: argparse.Namespace) -> int:
         report = _run_with_progress(err, args.quiet, lambda on_progress: export_dataset(
             args.episodes, args.out, options, on_progress=on_progress))
     except ExportError as exc:
-        console.print(f"[red]error:[/red] {_redact(str(exc), token)}", soft_wrap=True)
-        return 1 if isinstance(exc, NothingExportedError) else 2
+        return fail(console, _redact(str(exc), token), 1 if isinstance(exc, NothingExportedError) else 2)
 
     for skipped in report.skipped:
         console.print(f"[yellow]skipped[/yellow] {skipped.path}: {_redact(skipped.reason, token)}", soft_wrap=True)

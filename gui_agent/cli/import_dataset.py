@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
 EXAMPLES = """\
@@ -55,8 +56,7 @@ def handle(args: argparse.Namespace) -> int:
                     on_progress=lambda done, total: progress.update(bar, completed=done, total=total),
                 )
     except ExportError as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     for episode_id, reason in report.skipped:
         console.print(f"[yellow]skipped[/yellow] {episode_id}: {reason}", soft_wrap=True)
     console.print(f"imported {len(report.episodes)} episode(s), {report.steps} step(s) into {report.out}")

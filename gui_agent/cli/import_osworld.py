@@ -6,6 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
+from gui_agent.cli.failure import fail
+
 EXAMPLES = """\
 examples:
   gui-agent import-osworld evaluation_examples/examples/libreoffice_calc/1e8df695-....json
@@ -53,14 +55,11 @@ def handle(args: argparse.Namespace) -> int:
             config = json.loads(path.read_text(encoding="utf-8"))
             conversion = convert_osworld(config)
         except (OSError, UnicodeDecodeError) as exc:
-            console.print(f"[red]error:[/red] {escape(str(path))}: cannot read it: {escape(str(exc))}", soft_wrap=True)
-            return 2
+            return fail(console, f"{path}: cannot read it: {exc}")
         except json.JSONDecodeError as exc:
-            console.print(f"[red]error:[/red] {escape(str(path))}:{exc.lineno}: not JSON: {escape(exc.msg)}", soft_wrap=True)
-            return 2
+            return fail(console, f"{path}:{exc.lineno}: not JSON: {exc.msg}")
         except ValueError as exc:  # not an OSWorld config, or the result does not fit our schema
-            console.print(f"[red]error:[/red] {escape(str(path))}: {escape(str(exc))}", soft_wrap=True)
-            return 2
+            return fail(console, f"{path}: {exc}")
         text = dump_task(conversion.task)
         task_id = conversion.task.id
         if args.stdout:
@@ -70,8 +69,7 @@ def handle(args: argparse.Namespace) -> int:
             domain = config.get("snapshot") or "desktop"
             target = args.out / f"{domain}-{config['id']}.yaml"
             if target.exists() and not args.force:
-                console.print(f"[red]error:[/red] {escape(str(target))} exists (--force overwrites it)", soft_wrap=True)
-                return 2
+                return fail(console, f"{target} exists (--force overwrites it)")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         verdict = "[green]converted[/green]" if conversion.complete else "[yellow]converted in part[/yellow]"

@@ -6,6 +6,7 @@ import argparse
 import textwrap
 from pathlib import Path
 
+from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
 EXAMPLES = """\
@@ -98,11 +99,9 @@ def handle(args: argparse.Namespace) -> int:
 
     console = Console(highlight=False)
     if args.workers < 1:
-        console.print(f"[red]error:[/red] --workers must be at least 1, got {args.workers}")
-        return 2
+        return fail(console, f"--workers must be at least 1, got {args.workers}")
     if args.out.exists() and not args.out.is_dir():
-        console.print(f"[red]error:[/red] --out {args.out}: exists and is not a folder", soft_wrap=True)
-        return 2
+        return fail(console, f"--out {args.out}: exists and is not a folder")
     try:
         episodes = _episode_dirs(args.episodes)
         config = BuildConfig(out=str(args.out), kinds=args.kinds, seed=args.seed,
@@ -117,8 +116,7 @@ def handle(args: argparse.Namespace) -> int:
                     on_progress=lambda done, total, last: bar.update(handle_, completed=done, total=total, last=last),
                 )
     except (GuiAgentError, OSError) as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     for text in report.notes:
         console.print(f"[yellow]note:[/yellow] {text}", soft_wrap=True)
     console.print(

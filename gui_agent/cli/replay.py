@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.failure import fail, print_error
 from gui_agent.cli.progress import progress_bar
 
 EXAMPLES = """\
@@ -65,16 +66,13 @@ def handle(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     threshold = DIVERGENCE_THRESHOLD if args.threshold is None else args.threshold
     if not 0.0 <= threshold <= 1.0:
-        console.print(f"[red]error:[/red] --threshold must be between 0 and 1, got {threshold}")
-        return 2
+        return fail(console, f"--threshold must be between 0 and 1, got {threshold}")
     if args.out.exists() and not args.out.is_dir():
-        console.print(f"[red]error:[/red] --out {args.out}: exists and is not a folder", soft_wrap=True)
-        return 2
+        return fail(console, f"--out {args.out}: exists and is not a folder")
     try:
         sources = [load_source(path, task_file=args.task) for path in args.episodes]
     except (GuiAgentError, OSError) as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     codes = []
     slot = EnvSlot(headless=False if args.headed else None, display=args.display)  # one browser for all
     bar = progress_bar(console, "{task.description}") if console.is_terminal and len(sources) > 1 else None
@@ -90,7 +88,7 @@ def handle(args: argparse.Namespace) -> int:
                     threshold=threshold, env=slot.get(source.task),
                 )
             except GuiAgentError as exc:
-                out.print(f"[red]error:[/red] {source.episode.path}: {exc}", soft_wrap=True)
+                print_error(out, f"{source.episode.path}: {exc}")
                 slot.discard()
                 codes.append(3)
                 continue

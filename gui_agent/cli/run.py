@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
 EXAMPLES = """\
@@ -77,8 +78,7 @@ def handle(args: argparse.Namespace) -> int:
         task = load_task(args.task)
         policy = load_policy(args.policy)
     except (GuiAgentError, ValueError, OSError) as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     seeds = args.seeds or [args.seed]
     headless = False if args.headed else None  # None: as the task file says
     results = []
@@ -97,8 +97,7 @@ def handle(args: argparse.Namespace) -> int:
             results.append(result)
             _print_result(console, label, result)
     except GuiAgentError as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 3
+        return fail(console, str(exc), 3)
     finally:
         if env is not None:
             env.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.failure import fail
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -34,8 +36,7 @@ def handle(args: argparse.Namespace) -> int:
     try:
         episode = recover(args.episode) if args.recover else read_episode(args.episode, lenient=True)
     except EpisodeFormatError as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     meta = episode.meta
     outcome = meta.outcome
     console.print(f"[bold]{meta.episode_id}[/bold]  ({episode.path})")

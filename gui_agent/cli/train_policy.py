@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.failure import fail
+
 EXAMPLES = """\
 examples:
   # demonstrations from the oracle on training seeds (evaluation seeds 0-49 stay unseen)
@@ -60,14 +62,11 @@ def handle(args: argparse.Namespace) -> int:
 
     console = Console(highlight=False)
     if args.epochs < 1 or args.batch_size < 1 or not 0 <= args.val_fraction < 1 or (args.time_budget is not None and args.time_budget <= 0):
-        console.print("[red]error:[/red] --epochs and --batch-size must be >= 1, --val-fraction in [0, 1), --time-budget > 0")
-        return 2
+        return fail(console, "--epochs and --batch-size must be >= 1, --val-fraction in [0, 1), --time-budget > 0")
     if args.out.is_dir():
-        console.print(f"[red]error:[/red] --out {args.out} is a folder; give a checkpoint file name, e.g. {args.out / 'pixel.pt'}")
-        return 2
+        return fail(console, f"--out {args.out} is a folder; give a checkpoint file name, e.g. {args.out / 'pixel.pt'}")
     if args.out.exists() and not args.resume:
-        console.print(f"[red]error:[/red] {args.out} exists; pass --resume to continue it or choose another --out")
-        return 2
+        return fail(console, f"{args.out} exists; pass --resume to continue it or choose another --out")
 
     import torch
 
@@ -83,8 +82,7 @@ def handle(args: argparse.Namespace) -> int:
         result = train(args.episodes, args.out, config=config, resume=args.resume, val_episodes=args.val,
                        progress=not args.quiet, log=lambda line: console.print(line, soft_wrap=True))
     except GuiAgentError as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     state = "finished" if result.finished else "interrupted (continue with --resume)"
     console.print(f"{state}: {result.epochs_done} epochs, {result.steps} steps, {result.train_seconds:.0f} s; checkpoint {result.checkpoint}")
     return 0 if result.finished else 130

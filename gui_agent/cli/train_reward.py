@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from gui_agent.cli.arguments import positive_int
+from gui_agent.cli.failure import fail
 
 EXAMPLES = """\
 examples:
@@ -61,8 +62,7 @@ def handle(args: argparse.Namespace) -> int:
 
     console = Console(highlight=False, stderr=False)
     if (args.out / "training_state.pt").exists() and not args.resume:
-        console.print(f"[red]error:[/red] {args.out} already holds a training run: pass --resume to continue it, or choose another --out")
-        return 2
+        return fail(console, f"{args.out} already holds a training run: pass --resume to continue it, or choose another --out")
     try:
         from tqdm import tqdm
 
@@ -85,8 +85,7 @@ def handle(args: argparse.Namespace) -> int:
         console.print(f"[yellow]interrupted[/yellow]; the last finished epoch is in {args.out}. Continue with the same command and --resume")
         return 130
     except (GuiAgentError, ValueError) as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     last = result.history[-1] if result.history else {}
     console.print(f"trained {result.epochs_run} epoch(s) in {result.seconds:.1f} s; checkpoint: {result.checkpoint}")
     if "val" in last:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
 EXAMPLES = """\
@@ -78,8 +79,7 @@ def handle(args: argparse.Namespace) -> int:
 
     console = Console(highlight=False)
     if args.images < 1 or args.history < 0 or args.lora_rank < 1:
-        console.print("[red]error:[/red] --images and --lora-rank must be >= 1, --history >= 0")
-        return 2
+        return fail(console, "--images and --lora-rank must be >= 1, --history >= 0")
 
     import torch
 
@@ -96,8 +96,7 @@ def handle(args: argparse.Namespace) -> int:
     try:
         report = _train_with_progress(console, config, train_vlm, quiet=args.quiet)
     except GuiAgentError as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True)
-        return 2
+        return fail(console, str(exc))
     losses = ", ".join(f"{x:.4f}" for x in report.epoch_losses[-3:])
     console.print(
         f"trained {report.family} ({report.action_format} replies) on {report.rows} rows: {report.epochs} epochs, "
