@@ -275,6 +275,8 @@ class ChromiumProcess:
         self._stderr = None
         self._stopped = False
         self._finalizer: weakref.finalize | None = None
+        self._listen_deadline = 0.0
+        self._poll_delay = 0.005
         self.cdp_url: str | None = None
 
     # ------------------------------------------------------------------ properties
@@ -344,12 +346,53 @@ class ChromiumProcess:
         return args
 
     def start(self) -> str:
-        """Start the browser and return its CDP websocket URL.
+        """Start the browser and return its CDP websocket URL (:meth:`launch`, then wait for the port).
 
         Raises:
             EnvError: Chromium is missing, needs a display that is not there, exits during
                 start-up (the message carries its stderr tail) or does not open its
                 DevTools port within ``start_timeout_s``.
+        """
+        self.launch()
+        try:
+            while True:
+                url = self.poll_listening()
+                if url is not None:
+                    return url
+                time.sleep(self._next_poll_delay())
+        except BaseException:
+            self.stop()
+            raise
+
+    async def start_async(self) -> str:
+        """:meth:`start` for an asyncio loop: the wait for the port yields to the loop.
+
+        So a caller can start other things (Playwright's driver) while Chromium boots,
+        instead of one after the other (~0.2 s of a ~0.8 s first reset here). A failed
+        start stops the browser, as :meth:`start` does; a cancelled one leaves stopping it
+        to the caller, whose thread may be tearing it down already.
+        """
+        import asyncio
+
+        self.launch()
+        try:
+            while True:
+                url = self.poll_listening()
+                if url is not None:
+                    return url
+                await asyncio.sleep(self._next_poll_delay())
+        except Exception:
+            self.stop()
+            raise
+
+    def launch(self) -> None:
+        """Spawn the browser process and return at once; :meth:`poll_listening` says when it listens.
+
+        The calling thread is the one whose death kills the browser (``--pdeathsig``).
+
+        Raises:
+            EnvError: Chromium is missing or cannot be spawned, or it needs a display
+                that is not there.
         """
         if self._proc is not None:
             raise RuntimeError("this ChromiumProcess was already started; make a new one")
@@ -382,37 +425,44 @@ class ChromiumProcess:
             self.stop()
             raise EnvError(f"could not start Chromium at {self.executable!r}: {exc}; {_INSTALL_HINT}") from None
         self._finalizer = weakref.finalize(self, _emergency_cleanup, self._proc, self._tmp)
-        try:
-            self.cdp_url = self._wait_for_port()
-        except BaseException:
-            self.stop()
-            raise
-        return self.cdp_url
+        self._listen_deadline = time.monotonic() + self.start_timeout_s
+        self._poll_delay = 0.005
 
-    def _wait_for_port(self) -> str:
+    def poll_listening(self) -> str | None:
+        """After :meth:`launch`: the CDP websocket URL once the browser listens (also kept as ``cdp_url``), else None.
+
+        Raises:
+            EnvError: the browser exited during start-up (with its stderr tail), or
+                ``start_timeout_s`` passed since the launch. The caller stops it.
+        """
+        if self._proc is None:
+            raise RuntimeError("launch() the browser first")
         port_file = self.user_data_dir / "DevToolsActivePort"  # type: ignore[operator]
-        deadline = time.monotonic() + self.start_timeout_s
-        delay = 0.005
-        while True:
-            try:
-                lines = port_file.read_text().split("\n")
-                if len(lines) >= 2 and lines[0].strip().isdigit() and lines[1].strip():
-                    return f"ws://127.0.0.1:{int(lines[0])}{lines[1].strip()}"
-            except OSError:
-                pass
-            code = self._proc.poll()  # type: ignore[union-attr]
-            if code is not None:
-                raise EnvError(
-                    f"Chromium exited with code {code} during start-up; its stderr ends with:\n"
-                    f"{self.stderr_tail() or '(nothing)'}"
-                )
-            if time.monotonic() > deadline:
-                raise EnvError(
-                    f"Chromium did not open its DevTools port within {self.start_timeout_s:.0f} s; "
-                    f"its stderr ends with:\n{self.stderr_tail() or '(nothing)'}"
-                )
-            time.sleep(delay)
-            delay = min(delay * 1.5, 0.05)
+        try:
+            lines = port_file.read_text().split("\n")
+            if len(lines) >= 2 and lines[0].strip().isdigit() and lines[1].strip():
+                self.cdp_url = f"ws://127.0.0.1:{int(lines[0])}{lines[1].strip()}"
+                return self.cdp_url
+        except OSError:
+            pass
+        code = self._proc.poll()
+        if code is not None:
+            raise EnvError(
+                f"Chromium exited with code {code} during start-up; its stderr ends with:\n"
+                f"{self.stderr_tail() or '(nothing)'}"
+            )
+        if time.monotonic() > self._listen_deadline:
+            raise EnvError(
+                f"Chromium did not open its DevTools port within {self.start_timeout_s:.0f} s; "
+                f"its stderr ends with:\n{self.stderr_tail() or '(nothing)'}"
+            )
+        return None
+
+    def _next_poll_delay(self) -> float:
+        """Seconds to wait before the next :meth:`poll_listening`: 5 ms, growing to 50 ms."""
+        delay = self._poll_delay
+        self._poll_delay = min(delay * 1.5, 0.05)
+        return delay
 
     def kill(self) -> None:
         """SIGKILL the whole browser at once (also works on a stopped/frozen one); no cleanup."""

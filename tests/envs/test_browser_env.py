@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -375,6 +376,28 @@ def test_chromium_failing_to_start_shows_its_stderr(tmp_path: Path) -> None:
         proc.start()
     proc.stop()
     proc.stop()
+    later = ChromiumProcess(executable=str(fake))
+    with pytest.raises(EnvError, match=r"(?s)exited with code 3.*boom: cannot open display"):
+        asyncio.run(later.start_async())
+    assert later.user_data_dir is None or not later.user_data_dir.exists()  # stopped and cleaned by the failed start
+
+
+def test_env_whose_chromium_fails_while_the_driver_starts_leaves_no_process(tmp_path: Path) -> None:
+    """The browser and Playwright's driver start side by side; the browser's failure is the error, and both are gone after."""
+    import psutil
+
+    fake = tmp_path / "fake-chromium"
+    fake.write_text("#!/bin/sh\nsleep 0.2\necho 'boom: no GPU' >&2\nexit 3\n")
+    fake.chmod(0o755)
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    env = BrowserEnv(executable=str(fake))
+    try:
+        with pytest.raises(EnvError, match=r"(?s)exited with code 3.*boom: no GPU"):
+            env.reset()
+    finally:
+        env.close()
+    left = [p for p in psutil.Process().children(recursive=True) if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE]
+    assert left == []
 
 
 @pytest.mark.slow

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from gui_agent.actions import Click, Hotkey, Type
-from models.reward.encoding import ACTION_DIMS, action_text, action_vector, typed_text_overlap
+from models.reward.encoding import (
+    ACTION_DIMS,
+    action_text,
+    action_vector,
+    typed_text_overlap,
+)
 from models.reward.transitions import encode_transition
 
 INSTRUCTION = 'Enter the password "yA" into both text fields and press submit.'
