@@ -8,7 +8,7 @@ the classic silent bug of reward models.
   ``GLIMPSE`` x ``GLIMPSE`` crop at native resolution around the action's point (the
   target's text and state, which a thumbnail blurs away). Actions without a point
   (typing, keys) look where the screen changed most, else at the centre.
-* Text (the instruction, typed text) becomes hashed character trigrams, so no
+* Text (the instruction, a hotkey's key names) becomes hashed character trigrams, so no
   tokenizer or vocabulary is needed and unseen words still share pieces with seen ones.
 * An action becomes a small vector: kind, normalised position(s), wheel, click count,
   and how much of the typed text the instruction contains (:func:`typed_text_overlap`).

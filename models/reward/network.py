@@ -2,7 +2,7 @@
 
 :class:`StepNet` reads a transition (thumbnails before/after and their difference, the
 action's point, native-resolution glimpses of the action's target before/after, the
-action vector, the instruction and the typed text) and gives logits over the step labels
+action vector, the instruction and a hotkey's key names) and gives logits over the step labels
 ``progress``, ``neutral``, ``harmful`` (:data:`STEP_LABELS`).
 
 :class:`OutcomeNet` reads a trajectory: its last transitions through its own
