@@ -30,3 +30,20 @@ def test_cli_error_naming_a_path_with_brackets_is_a_clean_exit_2(tmp_path: Path)
     assert result.returncode == 2, result.stdout + result.stderr
     assert f"error: {episode}/episode.json: missing" in result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_run_step_lines_and_bar_print_actions_and_errors_verbatim() -> None:
+    """Typed text and browser messages may hold "[...]": once swallowed by rich ("[pid=1]") or a crash ("[/x]")."""
+    from gui_agent.cli.run import _run_with_progress
+
+    def run(on_step):  # type: ignore[no-untyped-def]
+        on_step(1, 5, 'type("[/x] [b]")', "net::ERR_FAILED [pid=1]")
+        return "done"
+
+    plain = io.StringIO()
+    assert _run_with_progress(Console(file=plain, width=200, color_system=None), "t seed=0", False, run) == "done"
+    assert 'type("[/x] [b]")' in plain.getvalue() and "[pid=1]" in plain.getvalue()
+    bar = io.StringIO()
+    terminal = Console(file=bar, width=200, force_terminal=True, color_system=None)
+    assert _run_with_progress(terminal, "t [/seed]", False, run) == "done"
+    assert "[pid=1]" in bar.getvalue() and "t [/seed]" in bar.getvalue()

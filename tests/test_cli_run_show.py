@@ -42,3 +42,23 @@ def test_run_rejects_an_unknown_policy(tmp_path: Path, capsys) -> None:
 def test_show_on_a_non_episode(tmp_path: Path, capsys) -> None:
     assert main(["show", str(tmp_path)]) == 2
     assert "not an episode" in capsys.readouterr().out
+
+
+def test_show_prints_markup_like_text_from_the_episode_verbatim(tmp_path: Path, capsys) -> None:
+    """A VLM's thought such as "[/INST] ..." or an instruction with "[/b]" used to crash `show` (rich MarkupError)."""
+    import json
+
+    assert main(["run", str(TASK), "--policy", "oracle", "--seeds", "0", "--out", str(tmp_path), "--quiet"]) == 0
+    capsys.readouterr()
+    (episode,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    meta = json.loads((episode / "episode.json").read_text())
+    meta["task"]["instruction"] = "Switch to tab [/b] [bold]2[/bold]"
+    (episode / "episode.json").write_text(json.dumps(meta))
+    lines = (episode / "steps.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    first["thought"] = "[/INST] the tab is on the left"
+    (episode / "steps.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    assert main(["show", str(episode)]) == 0
+    shown = capsys.readouterr().out
+    assert "Switch to tab [/b] [bold]2[/bold]" in shown
+    assert "[/INST] the tab is on the left" in shown

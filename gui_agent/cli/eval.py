@@ -153,7 +153,9 @@ class _Progress:
             self.bar.update(self.task, advance=1, counts=f"[green]{c['ok']} ok[/green] [red]{c['fail']} failed[/red] [yellow]{c['env']} env[/yellow]")
 
     def note(self, text: str) -> None:
-        self.console.print(f"[yellow]note:[/yellow] {text}", soft_wrap=True)
+        from rich.markup import escape
+
+        self.console.print(f"[yellow]note:[/yellow] {escape(text)}", soft_wrap=True)
 
 
 def _print_results(console, results: dict, out: Path) -> None:  # type: ignore[no-untyped-def,type-arg]

@@ -107,29 +107,38 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _run_with_progress(console, label, quiet, run):  # type: ignore[no-untyped-def]
-    """Run with a live step bar (steps used of the step limit, the last action)."""
+    """Run with a live step bar (steps used of the step limit, the last action).
+
+    Actions and errors are escaped: typed text or a browser's message may hold "[...]",
+    which rich would take for markup (swallowed, or a crash on "[/...]").
+    """
+    from rich.markup import escape
+
     if quiet or not console.is_terminal:
         def on_step(index: int, limit: int, action: str, error: str | None) -> None:
             if not quiet:
-                console.print(f"  step {index}/{limit}  {action}" + (f"  [yellow]! {error}[/yellow]" if error else ""), soft_wrap=True)
+                console.print(f"  step {index}/{limit}  {escape(action)}" + (f"  [yellow]! {escape(error)}[/yellow]" if error else ""),
+                              soft_wrap=True)
         return run(on_step)
     with progress_bar(console, "{task.description}", after="{task.fields[last]}", remaining=False) as progress:
-        bar = progress.add_task(label, total=None, last="")
+        bar = progress.add_task(escape(label), total=None, last="")
 
         def on_step(index: int, limit: int, action: str, error: str | None) -> None:
-            progress.update(bar, completed=index, total=limit, last=action + (f" ! {error}" if error else ""))
+            progress.update(bar, completed=index, total=limit, last=escape(action + (f" ! {error}" if error else "")))
 
         return run(on_step)
 
 
 def _print_result(console, label: str, result) -> None:  # type: ignore[no-untyped-def]
+    from rich.markup import escape
+
     if result.env_failed:
         verdict = "[yellow]ENV FAILURE[/yellow]"
     else:
         verdict = "[green]SUCCESS[/green]" if result.success else "[red]FAILURE[/red]"
     console.print(
-        f"{verdict} {label}  reward={result.reward:g} steps={result.steps} time={result.duration_s:.2f}s "
-        f"end={result.termination}" + (f" ({result.reason})" if result.reason else ""),
+        f"{verdict} {escape(label)}  reward={result.reward:g} steps={result.steps} time={result.duration_s:.2f}s "
+        f"end={result.termination}" + (f" ({escape(result.reason)})" if result.reason else ""),
         soft_wrap=True,
     )
-    console.print(f"  episode: {result.episode_path}", soft_wrap=True)
+    console.print(f"  episode: {escape(str(result.episode_path))}", soft_wrap=True)

@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from gui_agent.actions import action_from_dict, action_to_text
@@ -39,21 +40,23 @@ def handle(args: argparse.Namespace) -> int:
         return fail(console, str(exc))
     meta = episode.meta
     outcome = meta.outcome
-    console.print(f"[bold]{meta.episode_id}[/bold]  ({episode.path})")
-    console.print(f"task      {meta.task.id}: {meta.task.instruction}", soft_wrap=True)
-    console.print(f"env       {meta.env.kind}{' / ' + meta.env.app if meta.env.app else ''}, "
+    # Everything from the episode is escaped: an instruction, a thought or an error may hold
+    # "[/...]", which rich would otherwise take for a closing tag and fail on.
+    console.print(f"[bold]{escape(meta.episode_id)}[/bold]  ({escape(str(episode.path))})")
+    console.print(f"task      {escape(meta.task.id)}: {escape(meta.task.instruction)}", soft_wrap=True)
+    console.print(f"env       {escape(meta.env.kind)}{' / ' + escape(meta.env.app) if meta.env.app else ''}, "
                   f"{meta.env.screen.width}x{meta.env.screen.height} (scale {meta.env.scale:g})")
-    console.print(f"actor     {meta.actor.type}: {meta.actor.name}")
-    console.print(f"status    {meta.status}    created {meta.created_at}")
+    console.print(f"actor     {escape(meta.actor.type)}: {escape(meta.actor.name)}")
+    console.print(f"status    {escape(meta.status)}    created {escape(str(meta.created_at))}")
     if outcome is not None:
         verdict = {True: "[green]success[/green]", False: "[red]failure[/red]", None: "[yellow]no verdict[/yellow]"}[outcome.success]
         console.print(f"outcome   {verdict}  reward={outcome.reward}  end={outcome.termination}"
-                      + (f"  ({outcome.reason})" if outcome.reason else ""), soft_wrap=True)
+                      + (f"  ({escape(outcome.reason)})" if outcome.reason else ""), soft_wrap=True)
         if outcome.detail:
-            console.print(f"detail    {outcome.detail}", soft_wrap=True)
+            console.print(f"detail    {escape(str(outcome.detail))}", soft_wrap=True)
     console.print(f"stats     {len(episode.steps)} steps, {meta.stats.duration_s:.2f} s")
     if meta.labels:
-        console.print(f"labels    {meta.labels}", soft_wrap=True)
+        console.print(f"labels    {escape(str(meta.labels))}", soft_wrap=True)
 
     table = Table(show_edge=False, pad_edge=False)
     for column in ("#", "t (s)", "action", "error / thought"):
@@ -63,14 +66,14 @@ def handle(args: argparse.Namespace) -> int:
             text = action_to_text(action_from_dict(step.action))
         except ActionError:
             text = str(step.action)
-        note = f"[yellow]{step.error}[/yellow]" if step.error else (step.thought or "")
-        table.add_row(str(step.index), f"{step.t:.2f}", text, note)
+        note = f"[yellow]{escape(step.error)}[/yellow]" if step.error else escape(step.thought or "")
+        table.add_row(str(step.index), f"{step.t:.2f}", escape(text), note)
     if episode.steps:
         console.print(table)
     if len(episode.steps) > args.max_steps:
         console.print(f"... {len(episode.steps) - args.max_steps} more steps (--max-steps)")
     for problem in episode.problems:
-        console.print(f"[yellow]problem:[/yellow] {problem}", soft_wrap=True)
+        console.print(f"[yellow]problem:[/yellow] {escape(str(problem))}", soft_wrap=True)
     if meta.status == "recording":
         console.print("[yellow]this episode is unfinished (status: recording); repair it with --recover[/yellow]")
     return 1 if episode.problems else 0
