@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.markup import escape
+
 from gui_agent.cli.arguments import positive_int
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
@@ -107,10 +109,10 @@ def handle(args: argparse.Namespace) -> int:
         with progress:
             results = evaluate_suite(options, on_start=progress.start, on_record=progress.record, on_note=progress.note)
     except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted[/yellow]; finished episodes are in {out}/ledger.jsonl. Continue with:\n"
-                      f"  gui-agent eval {' '.join(args.suite)} --repeats {args.repeats} --policy {args.policy} --out {out} --resume"
-                      + (f" --judge {args.judge}" if args.judge else "")
-                      + (f" --best-of {args.best_of} --reward-model {reward_model}" if args.best_of > 1 else ""),
+        console.print(f"[yellow]interrupted[/yellow]; finished episodes are in {escape(str(out))}/ledger.jsonl. Continue with:\n"
+                      + escape(f"  gui-agent eval {' '.join(args.suite)} --repeats {args.repeats} --policy {args.policy} --out {out} --resume"
+                               + (f" --judge {args.judge}" if args.judge else "")
+                               + (f" --best-of {args.best_of} --reward-model {reward_model}" if args.best_of > 1 else "")),
                       soft_wrap=True)
         return 130
     except (GuiAgentError, ValueError, OSError, RuntimeError) as exc:
@@ -153,8 +155,6 @@ class _Progress:
             self.bar.update(self.task, advance=1, counts=f"[green]{c['ok']} ok[/green] [red]{c['fail']} failed[/red] [yellow]{c['env']} env[/yellow]")
 
     def note(self, text: str) -> None:
-        from rich.markup import escape
-
         self.console.print(f"[yellow]note:[/yellow] {escape(text)}", soft_wrap=True)
 
 
@@ -176,5 +176,5 @@ def _print_results(console, results: dict, out: Path) -> None:  # type: ignore[n
         console.print("environment faults (all attempts): " + ", ".join(f"{k} {v}" for k, v in overall["env_faults"].items()))
     if results["run"].get("episodes_per_s"):
         console.print(f"throughput: {results['run']['episodes_per_s']:.2f} episodes/s")
-    console.print(f"results: {out}/results.json, {out}/results.md, {out}/cost_effectiveness.png; ledger: {out}/ledger.jsonl",
+    console.print(escape(f"results: {out}/results.json, {out}/results.md, {out}/cost_effectiveness.png; ledger: {out}/ledger.jsonl"),
                   soft_wrap=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.markup import escape
+
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -118,16 +120,16 @@ def handle(args: argparse.Namespace) -> int:
         return fail(console, _redact(str(exc), token), 1 if isinstance(exc, NothingExportedError) else 2)
 
     for skipped in report.skipped:
-        console.print(f"[yellow]skipped[/yellow] {skipped.path}: {_redact(skipped.reason, token)}", soft_wrap=True)
+        console.print(f"[yellow]skipped[/yellow] {escape(str(skipped.path))}: {escape(_redact(skipped.reason, token))}", soft_wrap=True)
     for line in report.skipped_samples:
-        console.print(f"[yellow]skipped sample[/yellow] {_redact(line, token)}", soft_wrap=True)
+        console.print(f"[yellow]skipped sample[/yellow] {escape(_redact(line, token))}", soft_wrap=True)
     for line in report.video_problems:
-        console.print(f"[yellow]video left out[/yellow] {_redact(line, token)}", soft_wrap=True)
+        console.print(f"[yellow]video left out[/yellow] {escape(_redact(line, token))}", soft_wrap=True)
     sizes = ", ".join(
         f"{config}: " + " / ".join(f"{split} {r.num_rows}" for split, r in per.items()) for config, per in report.results.items()
     )
     console.print(
-        f"exported {report.episodes} episode(s), {report.steps} step(s) to {report.out} "
+        f"exported {report.episodes} episode(s), {report.steps} step(s) to {escape(str(report.out))} "
         f"({report.bytes_written / 1e6:.1f} MB; {sizes})", soft_wrap=True,
     )
     if report.skipped:
@@ -144,7 +146,7 @@ def _push(console, args: argparse.Namespace, token: str | None) -> int:  # type:
 
     def on_chunk(part: int, parts: int, files: list[str]) -> None:
         what = files[0] if len(files) == 1 else f"{len(files)} files"
-        console.print(f"  push {part}/{parts}: {what}")
+        console.print(f"  push {part}/{parts}: {escape(what)}")
 
     try:
         report = push_dataset(
@@ -152,11 +154,11 @@ def _push(console, args: argparse.Namespace, token: str | None) -> int:  # type:
             token=token, endpoint=args.endpoint, on_chunk=on_chunk,
         )
     except ExportError as exc:
-        console.print(f"[red]push failed:[/red] {_redact(str(exc), token)}", soft_wrap=True)
+        console.print(f"[red]push failed:[/red] {escape(_redact(str(exc), token))}", soft_wrap=True)
         console.print("re-run the same command to resume; files already on the hub are not sent again")
         return 1
     console.print(
-        f"pushed to {report.url}: {len(report.uploaded)} file(s) uploaded, {len(report.unchanged)} unchanged, "
+        f"pushed to {escape(report.url)}: {len(report.uploaded)} file(s) uploaded, {len(report.unchanged)} unchanged, "
         f"{len(report.deleted)} stale removed, {len(report.commits)} commit(s)", soft_wrap=True,
     )
     return 0

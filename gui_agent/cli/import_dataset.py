@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.markup import escape
+
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -58,6 +60,6 @@ def handle(args: argparse.Namespace) -> int:
     except ExportError as exc:
         return fail(console, str(exc))
     for episode_id, reason in report.skipped:
-        console.print(f"[yellow]skipped[/yellow] {episode_id}: {reason}", soft_wrap=True)
-    console.print(f"imported {len(report.episodes)} episode(s), {report.steps} step(s) into {report.out}")
+        console.print(f"[yellow]skipped[/yellow] {escape(str(episode_id))}: {escape(str(reason))}", soft_wrap=True)
+    console.print(f"imported {len(report.episodes)} episode(s), {report.steps} step(s) into {escape(str(report.out))}", soft_wrap=True)
     return 1 if report.skipped else 0

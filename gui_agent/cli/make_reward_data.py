@@ -6,6 +6,8 @@ import argparse
 import textwrap
 from pathlib import Path
 
+from rich.markup import escape
+
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -118,13 +120,13 @@ def handle(args: argparse.Namespace) -> int:
     except (GuiAgentError, OSError) as exc:
         return fail(console, str(exc))
     for text in report.notes:
-        console.print(f"[yellow]note:[/yellow] {text}", soft_wrap=True)
+        console.print(f"[yellow]note:[/yellow] {escape(text)}", soft_wrap=True)
     console.print(
         f"{report.sources} source episode(s): {report.replays_succeeded}/{report.replays} replays succeeded, "
         f"{report.variants} variants executed ({report.variants_succeeded} succeeded), {report.step_samples} step samples, "
         f"{report.preferences} preference pairs"
         + (f"; {report.resumed_units} episodes were already done" if report.resumed_units else "")
-        + f"\n  written to {report.out}",
+        + f"\n  written to {escape(str(report.out))}",
         soft_wrap=True,
     )
     return 3 if report.env_failures else 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.markup import escape
+
 from gui_agent.cli.failure import fail, print_error
 from gui_agent.cli.progress import progress_bar
 
@@ -114,9 +116,9 @@ def _print(console, result, quiet: bool) -> None:  # type: ignore[no-untyped-def
         verdict = "[green]SUCCESS[/green]" if run.success else "[red]FAILURE[/red]"
     parted = result.first_divergent_step
     console.print(
-        f"{verdict} replay of {result.source.name}  reward={run.reward:g} steps={run.steps} time={run.duration_s:.2f}s "
+        f"{verdict} replay of {escape(result.source.name)}  reward={run.reward:g} steps={run.steps} time={run.duration_s:.2f}s "
         f"first divergent step={'none' if parted is None else parted}"
-        + (f"  [red]refused: {result.refused}[/red]" if result.refused else ""),
+        + (f"  [red]refused: {escape(str(result.refused))}[/red]" if result.refused else ""),
         soft_wrap=True,
     )
     if not quiet:
@@ -125,4 +127,4 @@ def _print(console, result, quiet: bool) -> None:  # type: ignore[no-untyped-def
             moved = f"  re-anchored {report.moved_by} by {report.anchor['method']}" if report.moved_by and report.anchor else ""
             mark = " <- parted" if report.index == parted else ""
             console.print(f"  step {report.index}: similarity {sim}{moved}{mark}", soft_wrap=True)
-        console.print(f"  episode: {run.episode_path}", soft_wrap=True)
+        console.print(f"  episode: {escape(str(run.episode_path))}", soft_wrap=True)

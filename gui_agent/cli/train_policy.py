@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.markup import escape
+
 from gui_agent.cli.failure import fail
 
 EXAMPLES = """\
@@ -80,9 +82,9 @@ def handle(args: argparse.Namespace) -> int:
     )
     try:
         result = train(args.episodes, args.out, config=config, resume=args.resume, val_episodes=args.val,
-                       progress=not args.quiet, log=lambda line: console.print(line, soft_wrap=True))
+                       progress=not args.quiet, log=lambda line: console.print(line, soft_wrap=True, markup=False))
     except GuiAgentError as exc:
         return fail(console, str(exc))
     state = "finished" if result.finished else "interrupted (continue with --resume)"
-    console.print(f"{state}: {result.epochs_done} epochs, {result.steps} steps, {result.train_seconds:.0f} s; checkpoint {result.checkpoint}")
+    console.print(f"{state}: {result.epochs_done} epochs, {result.steps} steps, {result.train_seconds:.0f} s; checkpoint {escape(str(result.checkpoint))}", soft_wrap=True)
     return 0 if result.finished else 130

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.markup import escape
+
 from gui_agent.cli.arguments import positive_int
 from gui_agent.cli.failure import fail
 
@@ -82,12 +84,12 @@ def handle(args: argparse.Namespace) -> int:
 
             result = train_reward_model(data, options, progress=progress)
     except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted[/yellow]; the last finished epoch is in {args.out}. Continue with the same command and --resume")
+        console.print(f"[yellow]interrupted[/yellow]; the last finished epoch is in {escape(str(args.out))}. Continue with the same command and --resume")
         return 130
     except (GuiAgentError, ValueError) as exc:
         return fail(console, str(exc))
     last = result.history[-1] if result.history else {}
-    console.print(f"trained {result.epochs_run} epoch(s) in {result.seconds:.1f} s; checkpoint: {result.checkpoint}")
+    console.print(f"trained {result.epochs_run} epoch(s) in {result.seconds:.1f} s; checkpoint: {escape(str(result.checkpoint))}", soft_wrap=True)
     if "val" in last:
         for level in ("step", "outcome"):
             if level in last["val"]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.markup import escape
+
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -102,8 +104,8 @@ def handle(args: argparse.Namespace) -> int:
         f"trained {report.family} ({report.action_format} replies) on {report.rows} rows: {report.epochs} epochs, "
         f"{report.updates} updates, {report.seconds:.0f} s; last epoch losses {losses}", soft_wrap=True)
     if report.skipped:
-        console.print("left out: " + "; ".join(f"{reason} ({n})" for reason, n in report.skipped.items()), soft_wrap=True)
-    console.print(f"model: {report.out}  (run it with --policy hf:{report.out})", soft_wrap=True)
+        console.print("left out: " + "; ".join(f"{escape(reason)} ({n})" for reason, n in report.skipped.items()), soft_wrap=True)
+    console.print(escape(f"model: {report.out}  (run it with --policy hf:{report.out})"), soft_wrap=True)
     return 0
 
 

@@ -72,3 +72,16 @@ def test_all_corrupt_exports_nothing_and_says_why(tmp_path: Path, capsys: pytest
     assert main(["export", str(tmp_path / "in"), "--out", str(tmp_path / "ds"), "--quiet"]) == 1
     printed = capsys.readouterr().out
     assert "nothing could be exported" in printed and "000000.png" in printed
+
+
+def test_paths_and_reasons_with_brackets_are_printed_verbatim(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: rich read "[pid=1]" in a folder name as a tag and dropped it, and "[/b]" crashed the command."""
+    root = tmp_path / "in [pid=1] [/b]"
+    write_synthetic(root, "good", [Click(1, 1)])
+    path = write_synthetic(root, "broken", [Click(1, 1)])
+    (path / "frames" / "000000.png").unlink()
+    out = tmp_path / "ds [x]"
+    assert main(["export", str(root), "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert f"skipped {path}: " in printed, printed
+    assert f"to {out} (" in printed, printed
