@@ -31,3 +31,32 @@ def binary_scores(predicted: Sequence[bool], actual: Sequence[bool]) -> BinarySc
     recall = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return BinaryScores(precision, recall, f1, correct / len(actual) if actual else 0.0, sum(map(bool, actual)), len(actual))
+
+
+def roc_auc(scores: Sequence[float], actual: Sequence[bool]) -> float | None:
+    """P(a random positive scores above a random negative), ties counting half; None without both classes.
+
+    F1 judges the decision at one threshold; AUC judges the ranking, which is what
+    best-of-N and preference data use, and which survives a threshold that is off on
+    tasks the model never saw.
+    """
+    if len(scores) != len(actual):
+        raise ValueError(f"{len(scores)} scores for {len(actual)} labels")
+    positives = [s for s, a in zip(scores, actual) if a]
+    negatives = [s for s, a in zip(scores, actual) if not a]
+    if not positives or not negatives:
+        return None
+    # Rank-sum (Mann-Whitney U) with average ranks for ties: O(n log n).
+    order = sorted(range(len(scores)), key=lambda i: scores[i])
+    ranks = [0.0] * len(scores)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and scores[order[end + 1]] == scores[order[start]]:
+            end += 1
+        for k in range(start, end + 1):
+            ranks[order[k]] = (start + end) / 2 + 1
+        start = end + 1
+    positive_rank_sum = sum(r for r, a in zip(ranks, actual) if a)
+    u = positive_rank_sum - len(positives) * (len(positives) + 1) / 2
+    return u / (len(positives) * len(negatives))
