@@ -62,11 +62,20 @@ def _pooled(features: torch.Tensor) -> torch.Tensor:
 
 
 class TextEncoder(nn.Module):
-    """Mean of hashed-trigram embeddings (bucket 0 is padding)."""
+    """Mean of hashed-trigram embeddings (bucket 0 is padding).
+
+    The embeddings start at zero, not torch's N(0, 1): a trigram that no training
+    instruction contained then adds nothing, instead of a random vector that shifts
+    every score on a new task's instruction. Cross-validated over the training tasks
+    (each scored by a model that never saw it; 5 folds, two training seeds), this raised
+    the outcome F1 from 0.75 to 0.78 and the step F1 from 0.805 to 0.818
+    (``scripts/bench_reward.py --cv 5``).
+    """
 
     def __init__(self, dims: int) -> None:
         super().__init__()
         self.embedding = nn.EmbeddingBag(TEXT_BUCKETS, dims, mode="mean", padding_idx=0)
+        nn.init.zeros_(self.embedding.weight)
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
         return self.embedding(ids)
