@@ -19,10 +19,13 @@ SOFFICE = "/usr/bin/soffice"
 @pytest.mark.slow
 def test_calc_formula_is_recorded(xvfb, recorder_factory, tmp_path):
     assert os.path.exists(SOFFICE), "LibreOffice is part of this project's setup (scripts/setup.sh)"
+    private_tmp = tmp_path / "tmp"  # LibreOffice's own temp dir (lu*.tmp) is left behind when it is killed
+    private_tmp.mkdir()
     calc = subprocess.Popen(
         [SOFFICE, "--calc", "--norestore", "--nologo", "--nolockcheck",
          f"-env:UserInstallation={(tmp_path / 'lo-profile').as_uri()}"],
-        env=xvfb.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        env={**xvfb.env(), "TMPDIR": str(private_tmp)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
         wid = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "Calc"], env=xvfb.env(),
