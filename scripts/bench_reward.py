@@ -165,8 +165,7 @@ def as_json(scores: dict) -> dict:  # type: ignore[type-arg]
 
 
 def cross_validate(data, folds: int, args: argparse.Namespace) -> dict:  # type: ignore[no-untyped-def,type-arg]
-    """Every task scored by a model trained on the other folds; tasks dealt round-robin in name order."""
-
+    """Every task scored by a model trained on the other folds (checkpoints in ckpt-cv/); tasks dealt round-robin in name order."""
     tasks = sorted(data.tasks)
     if not 2 <= folds <= len(tasks):
         raise SystemExit(f"--cv must be between 2 and the number of tasks ({len(tasks)})")
@@ -187,7 +186,7 @@ def cross_validate(data, folds: int, args: argparse.Namespace) -> dict:  # type:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=Path("/tmp/gui-agent-reward-bench"), help="work folder (demos/, data/, ckpt/); reused")
+    parser.add_argument("--data", type=Path, default=Path("/tmp/gui-agent-reward-bench"), help="work folder (demos/, data/, ckpt/, ckpt-cv/); data reused")
     parser.add_argument("--seeds", type=int, default=12, help="demonstrations per task (default: 12)")
     parser.add_argument("--train-tasks", default="all",
                         help="training tasks: all (every MiniWoB++ task but the held-out ones, default), twelve, or a comma-separated list")
