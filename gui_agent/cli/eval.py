@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.markup import escape
-
 from gui_agent.cli.arguments import positive_int
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
@@ -83,6 +81,7 @@ def handle(args: argparse.Namespace) -> int:
     import datetime as dt
 
     from rich.console import Console
+    from rich.markup import escape
 
     from gui_agent.errors import GuiAgentError
     from gui_agent.evaluate.run import EvalOptions, evaluate_suite
@@ -155,10 +154,13 @@ class _Progress:
             self.bar.update(self.task, advance=1, counts=f"[green]{c['ok']} ok[/green] [red]{c['fail']} failed[/red] [yellow]{c['env']} env[/yellow]")
 
     def note(self, text: str) -> None:
+        from rich.markup import escape
+
         self.console.print(f"[yellow]note:[/yellow] {escape(text)}", soft_wrap=True)
 
 
 def _print_results(console, results: dict, out: Path) -> None:  # type: ignore[no-untyped-def,type-arg]
+    from rich.markup import escape
     from rich.table import Table
 
     from gui_agent.evaluate.report import table_rows

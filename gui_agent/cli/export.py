@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.markup import escape
-
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -77,6 +75,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
+
 
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
@@ -142,6 +142,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _push(console, args: argparse.Namespace, token: str | None) -> int:  # type: ignore[no-untyped-def]
+    from rich.markup import escape
+
     from gui_agent.export import ExportError, push_dataset
 
     def on_chunk(part: int, parts: int, files: list[str]) -> None:

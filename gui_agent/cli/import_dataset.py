@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.markup import escape
-
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -42,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from gui_agent.export import ExportError, import_dataset
 

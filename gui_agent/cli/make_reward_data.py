@@ -6,8 +6,6 @@ import argparse
 import textwrap
 from pathlib import Path
 
-from rich.markup import escape
-
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -95,6 +93,7 @@ def _episode_dirs(paths: list[Path]) -> list[Path]:
 
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from gui_agent.errors import GuiAgentError
     from replay.builder import BuildConfig, make_reward_data

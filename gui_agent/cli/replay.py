@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.markup import escape
-
 from gui_agent.cli.failure import fail, print_error
 from gui_agent.cli.progress import progress_bar
 
@@ -109,6 +107,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _print(console, result, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+    from rich.markup import escape
+
     run = result.run
     if run.env_failed:
         verdict = "[yellow]ENV FAILURE[/yellow]"

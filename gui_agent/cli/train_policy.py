@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.markup import escape
-
 from gui_agent.cli.failure import fail
 
 EXAMPLES = """\
@@ -59,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from gui_agent.errors import GuiAgentError
 

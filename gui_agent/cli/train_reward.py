@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.markup import escape
-
 from gui_agent.cli.arguments import positive_int
 from gui_agent.cli.failure import fail
 
@@ -59,6 +57,7 @@ def _task_list(text: str) -> list[str]:
 
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from gui_agent.errors import GuiAgentError
 
