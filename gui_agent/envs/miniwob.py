@@ -23,7 +23,9 @@ Differences from the package, on purpose:
   when the page says done. ``done()`` from the agent ends the episode with the page's
   reward if it had finished, else 0.0.
 
-Seeds: the same seed gives the same instruction and layout (tests check this). With
+Seeds: the same seed gives the same instruction and layout (tests check this), and the
+same first screen whether the page is reused or fresh: each reset first puts the pointer
+back in the page's corner, so nothing starts hovered. With
 ``seed=None`` a random seed is drawn and returned in ``info["seed"]``, so every episode
 can be reproduced.
 """
@@ -181,11 +183,16 @@ class MiniWobEnv(BrowserEnv):
             self._call(self._new_context, what="opening a fresh browser context")
             self._load(self.url)
         limit_ms = _MAX_TIMER_MS if self.episode_time_limit_s is None else int(self.episode_time_limit_s * 1000)
-        utterance = self._page_op(
-            lambda page: page.evaluate(_START_EPISODE_JS, [seed, mode, limit_ms, _READY_TIMEOUT_S * 1000]),
-            what=f"starting a {self.task} episode",
-            timeout_s=_READY_TIMEOUT_S + self.step_timeout_s,
-        )
+
+        async def start(page: Any) -> dict[str, Any]:
+            # The pointer goes back to the corner first: on a reused page it still rests
+            # where the last episode clicked, and the new episode's element under it would
+            # start hovered (a greyed Submit, a highlighted inbox row), so the same seed
+            # would not give the same first screen as on a fresh page.
+            await page.mouse.move(0, 0)
+            return await page.evaluate(_START_EPISODE_JS, [seed, mode, limit_ms, _READY_TIMEOUT_S * 1000])
+
+        utterance = self._page_op(start, what=f"starting a {self.task} episode", timeout_s=_READY_TIMEOUT_S + self.step_timeout_s)
         self._instruction = utterance["utterance"]
         self._fields = utterance["fields"]
         self._episode_open = True

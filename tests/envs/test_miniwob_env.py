@@ -117,3 +117,24 @@ def test_unknown_task_names_the_problem() -> None:
         MiniWobEnv(task="click-tset")
     with pytest.raises(ValueError, match="FlightWoB"):
         MiniWobEnv(task="flight.Alaska")
+
+
+def test_a_reused_page_starts_an_episode_as_a_fresh_page_does() -> None:
+    """The pointer left over a row by the last episode must not start the next one hovered.
+
+    email-inbox highlights the row under the pointer; before the pointer went back to
+    the corner at reset, the second episode's first screen differed from a fresh page's
+    (4,886 pixels here), and replays of its recordings refused to start.
+    """
+    reused, fresh = MiniWobEnv(task="email-inbox-delete"), MiniWobEnv(task="email-inbox-delete")
+    try:
+        reused.reset(seed=10)
+        reused.step(Click(70, 130))  # the second row of the inbox; the pointer stays there
+        again, _ = reused.reset(seed=11)
+        first, _ = fresh.reset(seed=11)
+        assert again.instruction == first.instruction
+        changed = np.abs(again.screenshot.astype(np.int16) - first.screenshot.astype(np.int16)).max(axis=2) > 16
+        assert not changed.any(), f"{int(changed.sum())} pixels differ from a fresh page's first screen"
+    finally:
+        reused.close()
+        fresh.close()
