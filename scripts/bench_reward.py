@@ -8,7 +8,8 @@ One run does everything, each stage timed:
 2. **Reward data**: ``gui-agent make-reward-data`` replays each demonstration and executes
    the human simulator's variants (click offsets, skipped/swapped/repeated steps, wrong
    text, early stop, recovery...), labels every step by executing prefixes and every
-   episode by the task's evaluator. Cached in ``--data`` (a re-run reuses it).
+   episode by the task's evaluator. Cached in ``--data``: a re-run reuses it and adds
+   only the tasks it has no demonstrations of.
 3. **Training** (``gui-agent train reward``'s code) on the training tasks only, on
    ``--threads`` CPU threads; its wall time is reported.
 4. **Held-out figures**: step F1 (``progress`` vs the rest) and outcome F1 (success) on
@@ -186,7 +187,7 @@ def cross_validate(data, folds: int, args: argparse.Namespace) -> dict:  # type:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=Path("/tmp/gui-agent-reward-bench"), help="work folder (demos/, data/, ckpt/, ckpt-cv/); data reused")
+    parser.add_argument("--data", type=Path, default=Path("/tmp/gui-agent-reward-bench"), help="work folder (demos/, data/, ckpt/, ckpt-cv/); reused: only tasks with no demonstrations there are added")
     parser.add_argument("--seeds", type=int, default=12, help="demonstrations per task (default: 12)")
     parser.add_argument("--train-tasks", default="all",
                         help="training tasks: all (every MiniWoB++ task but the held-out ones, default), twelve, or a comma-separated list")
@@ -207,9 +208,14 @@ def main() -> int:
     tasks = train_tasks(args.train_tasks) + list(HELD_OUT)
     demos, data_dir = args.data / "demos", args.data / "data"
     timings: dict[str, float] = {}
-    if not (data_dir / "outcomes.jsonl").exists():
-        print(f"demonstrations: oracle x {len(tasks)} tasks x {args.seeds} seeds", flush=True)
-        timings["demos_s"] = make_demos(tasks, args.seeds, demos)
+    # Tasks with no demonstrations yet (all of them on a first run, a task file added since
+    # on a later one) get them; make-reward-data then resumes, doing only the new episodes.
+    missing = [t for t in tasks if not (demos / t).is_dir()]
+    if missing or not (data_dir / "outcomes.jsonl").exists():
+        if missing:
+            print(f"demonstrations: oracle x {len(missing)} tasks x {args.seeds} seeds" +
+                  (f" ({', '.join(missing)})" if len(missing) < len(tasks) else ""), flush=True)
+            timings["demos_s"] = make_demos(missing, args.seeds, demos)
         print("reward data: gui-agent make-reward-data", flush=True)
         timings["data_s"] = make_data(demos, data_dir, args.workers)
     else:
