@@ -19,12 +19,12 @@ One run does everything, each stage timed:
 
 With ``--cv K`` it also cross-validates over the *training* tasks: they are dealt into K
 folds, K more models are trained, each on the other folds, and each task is scored by the
-model that never saw it. The pooled F1 covers 34 tasks instead of five, and the five
+model that never saw it. The pooled F1 covers 55 tasks instead of five, and the five
 held-out tasks take no part in it, so it is the figure to choose design variants on while
 the five stay an untouched test.
 
 Usage:
-    python scripts/bench_reward.py                       # defaults: 12 seeds, 8 epochs; ~20 min on 2 cores
+    python scripts/bench_reward.py                       # defaults: 12 seeds, 8 epochs; ~30 min on 2 cores
     python scripts/bench_reward.py --data /tmp/reward-bench --seeds 10 --epochs 8 --json out.json
     python scripts/bench_reward.py --data /tmp/reward-bench --cv 5   # + 5 trainings: each training task held out once
 """
