@@ -104,7 +104,7 @@ def resize_textarea(instruction: str, page: PageView) -> Plan:
     return Plan(f"drag the {'right' if edge == 'e' else 'bottom'} edge to make the {dimension} {direction}", [Drag(x1, y1, x2, y2)])
 
 
-#: Seconds to let a closing jQuery UI calendar fade out.
+#: Seconds to let a jQuery UI calendar fade in or out (the page's fade is "fast", 200 ms).
 _CALENDAR_FADE_S = 0.3
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
 
@@ -123,7 +123,9 @@ def choose_date_easy(instruction: str, page: PageView) -> Plan:
             return Plan("wait for the calendar to close", [Wait(_CALENDAR_FADE_S)])
         return Plan(f"{field['value']} is chosen; submit", [page.click(page.by_id("subbtn"))])
     if not calendar:
-        return Plan("open the calendar", [page.click(field)])
+        # Let it fade in before the next look: the frame recorded before the day's click
+        # would otherwise be mid-fade, and a replay could not find the day in it.
+        return Plan("open the calendar", [page.click(field), Wait(_CALENDAR_FADE_S)])
     shown = (page.one(cls="ui-datepicker-month", within=calendar[0])["text"], page.one(cls="ui-datepicker-year", within=calendar[0])["text"])
     if shown != (_MONTHS[month - 1], year):
         raise OracleError(f"the calendar shows {' '.join(shown)}, not {_MONTHS[month - 1]} {year}")
