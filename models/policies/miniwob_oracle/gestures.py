@@ -157,7 +157,9 @@ def click_menu_2(instruction: str, page: PageView) -> Plan:
     if target is None:
         raise OracleError(f"no menu item for {wanted}")
     if not menu["visible"]:
-        return Plan("open the menu", [page.click(page.by_id("open-menu"))])
+        # The menu opens under the pointer, and the item there takes the hover (and may
+        # open its sub-menu) a moment later: wait, so the next look sees the settled menu.
+        return Plan("open the menu", [page.click(page.by_id("open-menu")), Wait(_SUBMENU_DELAY_S)])
     if page.on_screen(target):
         return Plan(f"click the item {target['text']!r}", [page.click(target)])
     submenu = next(a for a in page.ancestors(target) if a["tag"] == "ul")
