@@ -5,14 +5,8 @@ from __future__ import annotations
 import re
 
 from gui_agent.actions import Action, Click
-from models.policies.miniwob_oracle.page import Element, OracleError, PageView, Plan, parse
-from models.policies.miniwob_oracle.text import fill
-
-
-def _type_and_submit(page: PageView, field: Element, text: str, submit: Element) -> Plan:
-    actions = fill(page, field, text)
-    thought = f'type "{text}", then submit' if actions else f'"{text}" is entered; submit'
-    return Plan(thought, [*actions, page.click(submit)])
+from models.policies.miniwob_oracle.page import OracleError, PageView, Plan, parse
+from models.policies.miniwob_oracle.text import enter_and_submit, fill
 
 
 def find_word(instruction: str, page: PageView) -> Plan:
@@ -25,7 +19,7 @@ def find_word(instruction: str, page: PageView) -> Plan:
     if index > len(words):
         raise OracleError(f"the paragraph has {len(words)} words, not {index}")
     word = re.sub(r"[^a-zA-Z]", "", words[index - 1])
-    return _type_and_submit(page, page.by_id("answer-input"), word, page.by_id("subbtn"))
+    return enter_and_submit(page, page.by_id("answer-input"), word, page.by_id("subbtn"))
 
 
 def _table(page: PageView) -> dict[str, str]:
@@ -45,7 +39,7 @@ def read_table(instruction: str, page: PageView) -> Plan:
     table = _table(page)
     if key not in table:
         raise OracleError(f"no row {key!r} in the table {sorted(table)}")
-    return _type_and_submit(page, page.by_id("tt"), table[key], page.by_id("subbtn"))
+    return enter_and_submit(page, page.by_id("tt"), table[key], page.by_id("subbtn"))
 
 
 def read_table_2(instruction: str, page: PageView) -> Plan:
@@ -74,7 +68,7 @@ def simple_algebra(instruction: str, page: PageView) -> Plan:
         answer = total - int(left) if op == "+" else int(left) - total
     else:
         raise OracleError(f"cannot solve {problem!r}")
-    return _type_and_submit(page, page.by_id("math-answer"), str(answer), page.by_id("subbtn"))
+    return enter_and_submit(page, page.by_id("math-answer"), str(answer), page.by_id("subbtn"))
 
 
 def text_transform(instruction: str, page: PageView) -> Plan:
@@ -82,7 +76,7 @@ def text_transform(instruction: str, page: PageView) -> Plan:
     text = "".join(span["text"] for span in page.find("span", within=page.by_id("captcha"), visible=None))
     if not text:
         raise OracleError("the captcha is empty")
-    return _type_and_submit(page, page.by_id("tt"), text, page.by_id("subbtn"))
+    return enter_and_submit(page, page.by_id("tt"), text, page.by_id("subbtn"))
 
 
 def odd_or_even(instruction: str, page: PageView) -> Plan:

@@ -17,7 +17,8 @@ def fill(page: PageView, field: Element, text: str) -> list[Action]:
     return actions
 
 
-def _enter_and_submit(page: PageView, field: Element, text: str, submit: Element) -> Plan:
+def enter_and_submit(page: PageView, field: Element, text: str, submit: Element) -> Plan:
+    """Leave ``text`` in ``field`` (see :func:`fill`), then click ``submit``."""
     actions = fill(page, field, text)
     thought = f'type "{text}", then submit' if actions else f'"{text}" is entered; submit'
     return Plan(thought, [*actions, page.click(submit)])
@@ -26,14 +27,14 @@ def _enter_and_submit(page: PageView, field: Element, text: str, submit: Element
 def enter_text(instruction: str, page: PageView) -> Plan:
     """'Enter "Kenda" into the text field and press Submit.' (also enter-text-dynamic)"""
     text = parse(r'Enter "(.*)" into the text field', instruction).group(1)
-    return _enter_and_submit(page, page.by_id("tt"), text, page.by_id("subbtn"))
+    return enter_and_submit(page, page.by_id("tt"), text, page.by_id("subbtn"))
 
 
 def enter_text_2(instruction: str, page: PageView) -> Plan:
     """'Type "KENDA" in all lower case letters in the text input and press Submit.'"""
     match = parse(r'Type "(.*)" in all (upper|lower) case letters', instruction)
     text = match.group(1).upper() if match.group(2) == "upper" else match.group(1).lower()
-    return _enter_and_submit(page, page.by_id("tt"), text, page.by_id("subbtn"))
+    return enter_and_submit(page, page.by_id("tt"), text, page.by_id("subbtn"))
 
 
 def enter_password(instruction: str, page: PageView) -> Plan:
@@ -85,7 +86,7 @@ def simple_arithmetic(instruction: str, page: PageView) -> Plan:
     match = parse(r"^(-?\d+) ([-+x]) (-?\d+) =$", problem)
     a, op, b = int(match.group(1)), match.group(2), int(match.group(3))
     answer = str(a + b if op == "+" else a - b if op == "-" else a * b)
-    return _enter_and_submit(page, page.by_id("math-answer"), answer, page.by_id("subbtn"))
+    return enter_and_submit(page, page.by_id("math-answer"), answer, page.by_id("subbtn"))
 
 
 def _segmented(page: PageView, field: Element, keys: str, iso_value: str, submit: Element) -> Plan:
