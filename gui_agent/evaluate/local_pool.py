@@ -160,11 +160,7 @@ class LocalPool:
         try:
             while len(scheduler) or any(w.item is not None for w in pool):
                 for worker in pool:
-                    if worker.ready and worker.item is None:
-                        item = scheduler.take(worker.task)
-                        if item is not None:
-                            worker.item, worker.started = item, time.monotonic()
-                            worker.conn.send(item)
+                    self._assign(worker, scheduler)
                 handles: list[Any] = [w.conn for w in pool] + [w.process.sentinel for w in pool]
                 ready = set(wait(handles, timeout=0.5))
                 now = time.monotonic()
@@ -182,6 +178,9 @@ class LocalPool:
                             if item is not None:
                                 scheduler.done(item)
                                 worker.task = item.task_id
+                            # The next episode first, then the ledger line (an fsync): the
+                            # worker does not idle while this process writes.
+                            self._assign(worker, scheduler)
                             on_record(payload)
                         elif kind == "fatal":
                             raise RuntimeError(f"a worker could not start: {payload}")
@@ -199,6 +198,15 @@ class LocalPool:
                         pool[index] = self._spawn(worker.cpu)  # the replacement takes its CPU
         finally:
             self._stop(pool)
+
+    @staticmethod
+    def _assign(worker: _Worker, scheduler: Scheduler) -> None:
+        """Send an idle, started worker its next episode, if any is left."""
+        if worker.ready and worker.item is None:
+            item = scheduler.take(worker.task)
+            if item is not None:
+                worker.item, worker.started = item, time.monotonic()
+                worker.conn.send(item)
 
     def _lost(self, worker: _Worker, why: str, scheduler: Scheduler, lost: LostWork, on_record: RecordCallback, note: NoteCallback) -> None:
         from gui_agent.envs.chromium import kill_orphaned_browsers
