@@ -24,8 +24,8 @@ held-out tasks take no part in it, so it is the figure to choose design variants
 the five stay an untouched test.
 
 Usage:
-    python scripts/bench_reward.py                       # defaults: 12 seeds, 8 epochs; ~30 min on 2 cores
-    python scripts/bench_reward.py --data /tmp/reward-bench --seeds 10 --epochs 8 --json out.json
+    python scripts/bench_reward.py                       # defaults: 12 seeds, 3 epochs; ~30 min on 2 cores
+    python scripts/bench_reward.py --data /tmp/reward-bench --seeds 10 --epochs 3 --json out.json
     python scripts/bench_reward.py --data /tmp/reward-bench --cv 5   # + 5 trainings: each training task held out once
 """
 
@@ -191,7 +191,7 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=12, help="demonstrations per task (default: 12)")
     parser.add_argument("--train-tasks", default="all",
                         help="training tasks: all (every MiniWoB++ task but the held-out ones, default), twelve, or a comma-separated list")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=3, help="training passes (default: 3, what gui-agent train reward does)")
     parser.add_argument("--train-seed", type=int, default=0, help="seed of the network's initialisation and shuffling (default: 0)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="make-reward-data workers")

@@ -40,7 +40,7 @@ def register(kinds: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("data", nargs="+", type=Path, help="reward-data folders (gui-agent make-reward-data --out)")
     parser.add_argument("--out", type=Path, required=True, help="checkpoint folder")
-    parser.add_argument("--epochs", type=positive_int, default=12, help="passes over the training data (default: 12)")
+    parser.add_argument("--epochs", type=positive_int, default=3, help="passes over the training data (default: 3; more fit the training tasks and judge new kinds of task worse)")
     parser.add_argument("--batch-size", type=positive_int, default=32, help="examples per update (default: 32)")
     parser.add_argument("--lr", type=float, default=2e-3, help="learning rate (default: 0.002)")
     parser.add_argument("--val-tasks", type=_task_list, default=[], help="comma-separated task ids held out for validation")

@@ -58,7 +58,10 @@ class TrainOptions:
 
     Attributes:
         out: the checkpoint folder.
-        epochs: passes over the training examples.
+        epochs: passes over the training examples. 3 by default: on tasks it never saw, the
+            model grows more pessimistic with every pass while ranking no better, so
+            fewer passes judge a new kind of task better (``scripts/bench_reward.py --cv 5``:
+            outcome F1 0.772 after 8 passes, 0.804 after 3).
         batch_size / lr / weight_decay: the optimiser's.
         val_tasks: task ids kept out of training and used for validation.
         seed: seeds shuffling and initialisation.
@@ -68,7 +71,7 @@ class TrainOptions:
     """
 
     out: Path
-    epochs: int = 12
+    epochs: int = 3
     batch_size: int = 32
     lr: float = 2e-3
     weight_decay: float = 1e-4
