@@ -74,7 +74,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("demo", type=Path, help="a folder holding one oracle episode (click-button, seed 0 is the one the tests use)")
     parser.add_argument("--device", default="cuda", help="cuda, cuda:N or cpu (default: cuda)")
-    parser.add_argument("--families", default="qwen2_vl,qwen2_5_vl,idefics3", help="comma-separated (default: every family)")
+    parser.add_argument("--families", help="comma-separated (default: every family models.vlm.families knows)")
     parser.add_argument("--epochs", type=int, default=60, help="fine-tuning passes over the demonstration (default: 60)")
     parser.add_argument("--json", type=Path, help="also write the summary here")
     args = parser.parse_args()
@@ -82,11 +82,14 @@ def main() -> int:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import torch
 
+    from models.vlm.families import FAMILIES
+
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         raise SystemExit("--device cuda: torch sees no GPU here (use --device cpu to run the same check on the CPU)")
     results = []
     with tempfile.TemporaryDirectory(prefix="vlm-device-") as work:
-        for family in [f.strip() for f in args.families.split(",") if f.strip()]:
+        names = [f.strip() for f in args.families.split(",") if f.strip()] if args.families else list(FAMILIES)
+        for family in names:
             result = check_family(family, args.demo, args.device, Path(work), args.epochs)
             results.append(result)
             print(f"{family}: {'OK' if result['matched'] else 'MISMATCH'} on {result['device']} in {result['dtype']} "
