@@ -43,7 +43,7 @@ DOM_SNAPSHOT_JS = r"""
     refs.set(el, ref);
     out.push({
       ref: ref, parent: parentRef, tag: el.tagName.toLowerCase(), id: el.id || '',
-      classes: (typeof el.className === 'string') ? el.className : '',
+      classes: el.getAttribute('class') || '',  // className is an object on SVG elements
       text: ownText(el),
       value: ('value' in el && typeof el.value === 'string') ? el.value : null,
       type: el.getAttribute('type'),

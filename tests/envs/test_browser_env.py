@@ -227,6 +227,19 @@ def test_dom_and_aria_observations(env: BrowserEnv) -> None:
     assert "button" in obs.aria and "Button" in obs.aria
 
 
+def test_dom_observation_gives_svg_shapes_their_classes(env: BrowserEnv) -> None:
+    # An SVG element's className is an object, not a string: its classes come from the attribute.
+    env.run_js("document.body.insertAdjacentHTML('beforeend', '<svg width=50 height=50 style=\"position:absolute;left:300px;top:300px\">"
+               "<circle id=\"dot\" class=\"black-circle big\" cx=25 cy=25 r=10></circle></svg>')")
+    env.observe_dom = True
+    try:
+        obs = env.observe()
+    finally:
+        env.observe_dom = False
+    dot = next(e for e in obs.dom if e["id"] == "dot")
+    assert dot["tag"] == "circle" and dot["classes"] == "black-circle big" and dot["bbox"] == [315, 315, 20, 20]
+
+
 # ---------------------------------------------------------------------- probe + setup primitives
 def test_setup_primitives_and_probe(env: BrowserEnv, test_page_url: str) -> None:
     assert env.current_url() == test_page_url

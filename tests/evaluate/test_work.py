@@ -18,10 +18,10 @@ def _items(tasks: str, repeats: int) -> list[WorkItem]:
 
 def test_named_suite_folder_and_files_resolve_in_order_without_duplicates(tmp_path: Path) -> None:
     named = resolve_suite(["miniwob"])
-    assert len(named) == 60 and named == sorted(named) and all(p.suffix == ".yaml" for p in named)
+    assert len(named) == 76 and named == sorted(named) and all(p.suffix == ".yaml" for p in named)
     assert resolve_suite([str(MINIWOB)]) == named
     one = str(MINIWOB / "click-test.yaml")
-    assert resolve_suite([one, "miniwob"])[0].name == "click-test.yaml" and len(resolve_suite([one, "miniwob"])) == 60
+    assert resolve_suite([one, "miniwob"])[0].name == "click-test.yaml" and len(resolve_suite([one, "miniwob"])) == 76
     with pytest.raises(ValueError, match="named suites: miniwob"):
         resolve_suite(["no-such-suite"])
     with pytest.raises(ValueError, match="no task files"):

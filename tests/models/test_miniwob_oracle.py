@@ -2,7 +2,8 @@
 
 The fast tests feed hand-made DOM snapshots to the policy. The slow test runs every task
 file in ``datasets/tasks/miniwob`` with the oracle in headless Chromium (MiniWobEnv, built
-from the file by ``make_env``) on fixed seeds and requires the page's raw reward 1.0.
+from the file by ``make_env``) on fixed seeds and requires the raw reward its file asks for (1.0,
+or 0.9 on the two pages that grade a click by its distance from a point).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from gui_agent.policy import Policy, TaskContext
 from gui_agent.episode import read_episode
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
+from gui_agent.task.checks import MiniwobRewardCheck
 from models.policies.miniwob_oracle import SOLVERS, SUPPORTED_TASKS, MiniWobOraclePolicy, UnsupportedTaskError, task_name
 
 TASK_DIR = Path(__file__).resolve().parents[2] / "datasets" / "tasks" / "miniwob"
@@ -196,7 +198,10 @@ def test_oracle_solves_task(path: Path, seed: int, env_pool: _EnvPool, tmp_path:
     result = run_episode(task, MiniWobOraclePolicy(), out_dir=tmp_path, seed=seed, env=env_pool.get(task))
     episode = read_episode(result.episode_path)
     trace = "\n  ".join(f"{step.thought}: {step.action} error={step.error}" for step in episode.steps)
-    assert result.success and result.reward >= 1.0, (
+    # Pages that grade by distance (circle-center, find-midpoint) give just under 1 for a
+    # click a pixel off; their task files say how much counts as solved.
+    required = task.evaluator.miniwob_reward.min if isinstance(task.evaluator, MiniwobRewardCheck) else 1.0
+    assert result.success and result.reward >= required, (
         f"{task.id} seed {seed}: {episode.meta.task.instruction!r} ended {result.termination} "
         f"with reward {result.reward}\n  {trace}"
     )

@@ -1,5 +1,5 @@
-"""Small app pages: a social feed, search results, an inbox, an agreement, a
-shape to name and numbers to click in order.
+"""Small app pages: a social feed, search results, an inbox (delete, star, reply,
+forward), an agreement, a shape to name, numbers to click in order and a terminal.
 
 Items of a scrolled list are brought into view with the mouse wheel before a click, a
 whole number of wheel clicks (100 px each) at a time, then a short wait: the wheel's
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Scroll, Wait
+from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Hotkey, Scroll, Type, Wait
 from models.policies.miniwob_oracle.page import (
     Element,
     OracleError,
@@ -104,16 +104,54 @@ def search_engine(instruction: str, page: PageView) -> Plan:
     return Plan(f'click result {index + 1}, "{title["text"]}"', [page.click(title)])
 
 
-def _email_action(instruction: str, page: PageView, icon: str) -> Plan:
-    name = parse(r"^Find the email by (.+?) and click the", instruction).group(1)
+def _email_thread(page: PageView, name: str) -> tuple[Element, Element]:
+    """(inbox, the inbox row of the email from ``name``)."""
     inbox = page.by_id("main")
     thread = next((t for t in page.find("div", cls="email-thread", within=inbox) if page.one(cls="email-sender", within=t)["text"] == name), None)
     if thread is None:
         raise OracleError(f"no email from {name} in the inbox")
+    return inbox, thread
+
+
+def _email_action(instruction: str, page: PageView, icon: str) -> Plan:
+    name = parse(r"^Find the email by (.+?) and click the", instruction).group(1)
+    inbox, thread = _email_thread(page, name)
     target = page.one("span", cls=icon, within=thread)
     if not _shown(page, target):
         return Plan(f"scroll to the email from {name}", _wheel_towards(page, inbox, target))
     return Plan(f"click the {icon} icon of the email from {name}", [page.click(target)])
+
+
+def _open_email(page: PageView, name: str, button: str) -> Plan:
+    """From the inbox, open the email from ``name``; from the open email, click its ``button`` (email-reply, email-forward)."""
+    opened = page.find(id="email")
+    if opened:
+        return Plan(f"press {button.removeprefix('email-').title()}", [page.click(page.one(cls=button, within=opened[0]))])
+    inbox, thread = _email_thread(page, name)
+    sender = page.one(cls="email-sender", within=thread)
+    if not _shown(page, sender):
+        return Plan(f"scroll to the email from {name}", _wheel_towards(page, inbox, sender))
+    return Plan(f"open the email from {name}", [page.click(sender)])
+
+
+def email_inbox_reply(instruction: str, page: PageView) -> Plan:
+    """'Find the email by Audrey and reply to them with the text "Lorem ipsum".' Open the
+    email, press Reply, type the text into the reply's body, press the send icon."""
+    name, text = parse(r'^Find the email by (.+?) and reply to them with the text "(.*)"', instruction).groups()
+    if page.find(id="reply"):
+        return Plan(f'type "{text}" and send', [*fill(page, page.by_id("reply-text"), text), page.click(page.by_id("send-reply"))])
+    return _open_email(page, name, "email-reply")
+
+
+def email_inbox_forward(instruction: str, page: PageView) -> Plan:
+    """'Find the email by Audrey and forward that email to Kenda.' Open the email, press
+    Forward (its body is already in the new message), enter the name after "to:", send."""
+    name, to = parse(r"^Find the email by (.+?) and forward that email to (.+?)\.?$", instruction).groups()
+    forward = page.find(id="forward")
+    if forward:
+        field = page.one("input", cls="forward-sender", within=forward[0])
+        return Plan(f"address it to {to} and send", [*fill(page, field, to), page.click(page.by_id("send-forward"))])
+    return _open_email(page, name, "email-forward")
 
 
 def email_inbox_delete(instruction: str, page: PageView) -> Plan:
@@ -175,8 +213,43 @@ def ascending_numbers(instruction: str, page: PageView) -> Plan:
     return Plan(f"click the {len(squares)} hidden numbers in order", [page.click(sq) for sq in squares])
 
 
+def _terminal_outputs(page: PageView) -> list[tuple[str, str]]:
+    """The terminal's history in order: ("command", text) and ("output", text) lines."""
+    history = []
+    for el in page.find("span", within=page.by_id("terminal-contents"), visible=None):
+        if el["id"] == "active-input":
+            continue
+        if "command" in el["classes"].split():
+            history.append(("command", el["text"]))
+        elif "output" in el["classes"].split():
+            history.append(("output", el["text"]))
+    return history
+
+
+def terminal(instruction: str, page: PageView) -> Plan:
+    """'Use the terminal below to delete a file ending with the extension .gif' (or 'that
+    has no file extension'). The files are unknown until listed: type ls and Enter, read
+    the listing, then rm the one file that fits."""
+    match = parse(r"delete a file (?:ending with the extension \.(\S+?)|that has no file extension)\.?$", instruction)
+    extension = match.group(1)
+    target = page.by_id("terminal-target", visible=None)
+    focus: list[Action] = [] if target["focused"] else [page.click(page.by_id("terminal"))]
+    history = _terminal_outputs(page)
+    listing = next((history[i + 1][1] for i in range(len(history) - 1) if history[i] == ("command", "ls") and history[i + 1][0] == "output"), None)
+    if listing is None:
+        return Plan("list the files", [*focus, Type("ls"), Hotkey(("enter",))])
+    files = listing.split()
+    wanted = [f for f in files if (f.endswith("." + extension) if extension else "." not in f)]
+    if not wanted:
+        raise OracleError(f"no file in {files} fits {instruction!r}")
+    return Plan(f"remove {wanted[0]}", [*focus, Type(f"rm {wanted[0]}"), Hotkey(("enter",))])
+
+
 SOLVERS = {
     "social-media": social_media,
+    "email-inbox-reply": email_inbox_reply,
+    "email-inbox-forward": email_inbox_forward,
+    "terminal": terminal,
     "search-engine": search_engine,
     "email-inbox-delete": email_inbox_delete,
     "email-inbox-important": email_inbox_important,

@@ -1,7 +1,11 @@
-"""Clicking tasks: buttons, links and radio options named by the instruction."""
+"""Clicking tasks: buttons, links and radio options named by the instruction, two clicks
+timed apart, and cards to turn over."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from gui_agent.actions import Action, Wait
 from models.policies.miniwob_oracle.page import OracleError, PageView, Plan, parse
 
 
@@ -63,7 +67,54 @@ def click_widget(instruction: str, page: PageView) -> Plan:
     raise OracleError(f"no {kind!r} widget on the page")
 
 
+def button_delay(instruction: str, page: PageView) -> Plan:
+    """'Click button ONE, wait 2 seconds, then click button TWO.' Full reward within 15 %
+    of the delay. TWO comes later in the page, so where they overlap it is drawn over ONE."""
+    seconds = int(parse(r"Click button ONE, wait (\d+) seconds?, then click button TWO", instruction).group(1))
+    one, two = page.by_id("subbtn"), page.by_id("subbtn2")
+    return Plan(f"click ONE, wait {seconds} s, click TWO", [page.click(one, avoid=[two]), Wait(float(seconds)), page.click(two)])
+
+
+def find_greatest(instruction: str, page: PageView) -> Plan:
+    """'Find and pick the card with the greatest number, then press submit.' Three cards
+    face down; clicking one turns it up and the others down. Turn each up in turn, then
+    the greatest, then submit; a greatest card already up is submitted."""
+    cards = page.find("div", cls="card", within=page.by_id("cardholder"))
+    if len(cards) < 2:
+        raise OracleError(f"{len(cards)} cards on the page")
+    numbers = [int(page.one(cls="card-value", within=card, visible=None)["text"]) for card in cards]
+    best = numbers.index(max(numbers))
+    submit = page.click(page.by_id("submit"))
+    if "hidden" not in cards[best]["classes"].split():
+        return Plan(f"the card up shows {numbers[best]}, the greatest; submit", [submit])
+    turns: list[Action] = [page.click(card) for card in cards]
+    return Plan(f"turn each card up, then pick the one with {numbers[best]} and submit", [*turns, page.click(cards[best]), submit])
+
+
+def _wants(instruction: str) -> tuple[str, Callable[[int], bool]]:
+    """generate-number's rule: (description, test of a number)."""
+    match = parse(r"^Generate (?:a number (less|greater) than (\d+)|an (odd|even) number)", instruction)
+    if match.group(1):
+        bound = int(match.group(2))
+        return f"{match.group(1)} than {bound}", (lambda n: n < bound) if match.group(1) == "less" else (lambda n: n > bound)
+    odd = match.group(3) == "odd"
+    return match.group(3), lambda n: (n % 2 == 1) == odd
+
+
+def generate_number(instruction: str, page: PageView) -> Plan:
+    """'Generate a number less than 7, then press submit.' (greater than, odd, even). Each
+    Generate draws a new number 0-10: press it until the number fits, then Submit."""
+    rule, fits = _wants(instruction)
+    shown = page.by_id("display-number")["text"]
+    if shown.lstrip("-").isdigit() and fits(int(shown)):
+        return Plan(f"{shown} is {rule}; submit", [page.click(page.by_id("submit"))])
+    return Plan(f"{shown} is not {rule}; generate another" if shown != "-" else "generate a number", [page.click(page.by_id("generate"))])
+
+
 SOLVERS = {
+    "button-delay": button_delay,
+    "generate-number": generate_number,
+    "find-greatest": find_greatest,
     "click-test": click_test,
     "click-test-2": click_test_2,
     "click-test-transfer": click_test_2,  # same page; train mode asks for ONE

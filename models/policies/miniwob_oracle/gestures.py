@@ -46,26 +46,18 @@ def _slider_scale(value: int, fraction: float, wanted: int) -> tuple[int, int]:
     return low, span
 
 
-def use_slider(instruction: str, page: PageView) -> Plan:
-    """'Select -99 with the slider and hit Submit.' A jQuery UI slider, horizontal or vertical.
+def _move_slider(page: PageView, track: Element, handle: Element, value: int, wanted: int, low: int, span: int) -> Plan:
+    """One move of a jQuery UI slider from ``value`` towards ``wanted`` on the range low..low+span.
 
-    The page shows the value but not the range: the handle's place along the track and the
-    value tell which of the page's ranges it is. Drag the handle to where the number should
-    be; the handle then has the keyboard focus, and the arrow keys step it exactly.
+    A drag lands near the number; the handle then has the keyboard focus, and the arrow
+    keys step it exactly.
     """
-    wanted = int(parse(r"^Select (-?\d+) with the slider", instruction).group(1))
-    track = page.by_id("slider")
-    handle = page.one("span", cls="ui-slider-handle", within=track)
-    value = int(page.by_id("val")["text"])
-    if value == wanted:
-        return Plan(f"the slider shows {wanted}; submit", [page.click(page.by_id("subbtn"))])
     vertical = "ui-slider-vertical" in track["classes"].split()
     if handle["focused"]:
         up, down = ("up", "down") if vertical else ("right", "left")
         key = up if wanted > value else down
         keys: list[Action] = [Hotkey((key,)) for _ in range(abs(wanted - value))]
         return Plan(f"step the slider from {value} to {wanted} with the arrow keys", keys)
-    low, span = _slider_scale(value, _handle_fraction(track, handle, vertical), wanted)
     fraction = (wanted - low) / span
     x, y, width, height = track["bbox"]
     x1, y1 = page.point(handle)
@@ -74,6 +66,58 @@ def use_slider(instruction: str, page: PageView) -> Plan:
     else:
         x2, y2 = round(x + fraction * width), y1
     return Plan(f"drag the slider handle towards {wanted} (range {low} to {low + span})", [Drag(x1, y1, x2, y2)])
+
+
+def use_slider(instruction: str, page: PageView) -> Plan:
+    """'Select -99 with the slider and hit Submit.' A jQuery UI slider, horizontal or vertical.
+
+    The page shows the value but not the range: the handle's place along the track and the
+    value tell which of the page's ranges it is.
+    """
+    wanted = int(parse(r"^Select (-?\d+) with the slider", instruction).group(1))
+    track = page.by_id("slider")
+    handle = page.one("span", cls="ui-slider-handle", within=track)
+    value = int(page.by_id("val")["text"])
+    if value == wanted:
+        return Plan(f"the slider shows {wanted}; submit", [page.click(page.by_id("subbtn"))])
+    vertical = "ui-slider-vertical" in track["classes"].split()
+    low, span = _slider_scale(value, _handle_fraction(track, handle, vertical), wanted)
+    return _move_slider(page, track, handle, value, wanted, low, span)
+
+
+#: form-sequence's slider runs from -10 to 10.
+_FORM_SLIDER = (-10, 20)
+
+
+#: use-slider-2's three sliders run from 0 to 20.
+_COMBINATION_SLIDER = (0, 20)
+
+
+def use_slider_2(instruction: str, page: PageView) -> Plan:
+    """'Set the sliders to the combination [4,17,9] and submit.' Three sliders, set in turn."""
+    wanted = [int(n) for n in parse(r"combination \[(-?\d+(?:,-?\d+)*)\]", instruction).group(1).split(",")]
+    for number, value_wanted in enumerate(wanted, start=1):
+        track = page.by_id(f"slider-{number}")
+        value = int(page.by_id(f"val-{number}")["text"])
+        if value != value_wanted:
+            handle = page.one("span", cls="ui-slider-handle", within=track)
+            plan = _move_slider(page, track, handle, value, value_wanted, *_COMBINATION_SLIDER)
+            return Plan(f"slider {number}: {plan.thought}", plan.actions)
+    return Plan(f"the sliders show {wanted}; submit", [page.click(page.by_id("subbtn"))])
+
+
+def form_sequence(instruction: str, page: PageView) -> Plan:
+    """'Select 4 with the slider, click the 2nd checkbox, then hit Submit.' Three checkboxes;
+    exactly the named one must end up checked."""
+    match = parse(r"^Select (-?\d+) with the slider, click the (\d)(?:st|nd|rd|th) checkbox", instruction)
+    wanted, chosen = int(match.group(1)), int(match.group(2))
+    track = page.by_id("slider")
+    handle = page.one("span", cls="ui-slider-handle", within=track)
+    value = int(page.by_id("val")["text"])
+    if value != wanted:
+        return _move_slider(page, track, handle, value, wanted, *_FORM_SLIDER)
+    clicks = [page.click(box) for number in (1, 2, 3) if bool((box := page.by_id(f"checkbox-{number}"))["checked"]) != (number == chosen)]
+    return Plan(f"the slider shows {wanted}; check box {chosen} alone and submit", [*clicks, page.click(page.by_id("subbtn"))])
 
 
 #: resize-textarea draws the text area's sides in steps of this many CSS pixels; its box
@@ -167,6 +211,26 @@ def click_menu_2(instruction: str, page: PageView) -> Plan:
     return Plan(f"rest the pointer on {parent['text']!r} to open its sub-menu", [Move(*page.point(parent)), Wait(_SUBMENU_DELAY_S)])
 
 
+def click_menu(instruction: str, page: PageView) -> Plan:
+    """'Select Jeanne>Kasey>Deloris' A jQuery UI menu of up to three levels; a sub-menu opens
+    once the pointer rests on its item. Open each level in turn, then click the last item."""
+    path = parse(r"^Select (.+)$", instruction).group(1).split(">")
+    level = page.by_id("menu")
+    for depth, name in enumerate(path):
+        item = next((li for li in page.find("li", visible=None, where=lambda e, ul=level: e["parent"] == ul["ref"])
+                     if page.one("div", visible=None, where=lambda e, li=li: e["parent"] == li["ref"])["text"] == name), None)
+        if item is None:
+            raise OracleError(f"no menu item {name!r} at level {depth + 1}")
+        label = page.one("div", visible=None, where=lambda e, li=item: e["parent"] == li["ref"])
+        if depth == len(path) - 1:
+            return Plan(f"click {name!r}", [page.click(label)])
+        submenu = page.one("ul", visible=None, where=lambda e, li=item: e["parent"] == li["ref"])
+        if not page.on_screen(submenu):
+            return Plan(f"rest the pointer on {name!r} to open its sub-menu", [Move(*page.point(label)), Wait(_SUBMENU_DELAY_S)])
+        level = submenu
+    raise OracleError(f"empty menu path in {instruction!r}")
+
+
 #: Seconds for the pie menu to spread out after its centre is clicked.
 _PIE_SPREAD_S = 1.0
 
@@ -212,11 +276,80 @@ def copy_paste(instruction: str, page: PageView) -> Plan:
     return Plan("copy the text area's text and paste it into the text box", actions)
 
 
+#: Quill's colour palette: its first row is black, then these; a row has 7 colours.
+_QUILL_FIRST_ROW = ("black", "red", "orange", "yellow", "green", "blue", "purple")
+#: text-editor's style names -> Quill's toolbar button class.
+_QUILL_BUTTONS = {"bold": "ql-bold", "italics": "ql-italic", "underlined": "ql-underline"}
+
+
+#: Where Ctrl+Right stops in Chromium: at the end of each run of word characters and of
+#: each run of punctuation ("in. Vulputate." stops after "in", ".", "Vulputate", ".").
+_WORD_STOPS = re.compile(r"\w+|[^\w\s]+")
+#: Seconds for Quill to take in a selection made with the keyboard (see :func:`_select_text`).
+_QUILL_SELECTION_S = 0.2
+
+
+def _select_text(page: PageView, editor: Element, text: str, index: int | None) -> list[Action]:
+    """Focus the editor and select all of it, or its space-separated word number ``index`` (0-based).
+
+    The selection cannot be read from the page, so it is made with keys from a known
+    place: the start of the text, Ctrl+Right to the stop before the word, then
+    Ctrl+Shift+Right over the word's own stops. A later word is selected with the space
+    before it, which the page ignores. Quill learns of a new selection from the browser's
+    ``selectionchange`` event, a moment later; a toolbar click before that styles the old
+    selection, so a short wait ends the list.
+    """
+    focus: list[Action] = [page.click(editor)]
+    if index is None:
+        return [*focus, Hotkey(("ctrl", "a")), Wait(_QUILL_SELECTION_S)]
+    word = list(re.finditer(r"\S+", text))[index]
+    before = sum(1 for stop in _WORD_STOPS.finditer(text) if stop.end() <= word.start())
+    inside = len(_WORD_STOPS.findall(word.group()))
+    return [*focus, Hotkey(("ctrl", "home")), *[Hotkey(("ctrl", "right")) for _ in range(before)],
+            *[Hotkey(("ctrl", "shift", "right")) for _ in range(inside)], Wait(_QUILL_SELECTION_S)]
+
+
+def text_editor(instruction: str, page: PageView) -> Plan:
+    """'Using the text editor, give the text lorem the style bold and press Submit.' (or
+    'give everything the style italics', 'give the text lorem the color red', 'make
+    everything the color blue'). A Quill editor: select, then a toolbar button, or the
+    colour picker and one of its swatches."""
+    match = parse(r"(?:give the text (\S+) the (style|color) (\w+)|give everything the (style) (\w+)|make everything the (color) (\w+))", instruction)
+    word, kind, name = (match.group(1), match.group(2), match.group(3)) if match.group(1) else (None, match.group(4) or match.group(6), match.group(5) or match.group(7))
+    editor = page.one("div", cls="ql-editor")
+    editor_text = " ".join(p["text"] for p in page.find("p", within=editor))
+    words = editor_text.split()
+    index = None
+    if word is not None:
+        if word not in words:
+            raise OracleError(f"{word!r} is not in the editor's text {editor_text!r}")
+        index = words.index(word)
+    what = f'"{word}"' if word else "everything"
+    submit = page.click(page.by_id("subbtn"))
+    if kind == "style":
+        if name not in _QUILL_BUTTONS:
+            raise OracleError(f"no toolbar button for the style {name!r}")
+        button = page.one("button", cls=_QUILL_BUTTONS[name])
+        return Plan(f"select {what}, press {name}, submit", [*_select_text(page, editor, editor_text, index), page.click(button), submit])
+    if name not in _QUILL_FIRST_ROW:
+        raise OracleError(f"no swatch for the colour {name!r}")
+    picker = page.one("span", cls="ql-color")
+    if "ql-expanded" not in picker["classes"].split():
+        label = page.one("span", cls="ql-picker-label", within=picker)
+        return Plan(f"select {what} and open the colour picker", [*_select_text(page, editor, editor_text, index), page.click(label)])
+    swatches = page.find("span", cls="ql-picker-item", within=picker)
+    return Plan(f"pick {name}, submit", [page.click(swatches[_QUILL_FIRST_ROW.index(name)]), submit])
+
+
 SOLVERS = {
+    "text-editor": text_editor,
     "use-slider": use_slider,
+    "use-slider-2": use_slider_2,
+    "form-sequence": form_sequence,
     "resize-textarea": resize_textarea,
     "choose-date-easy": choose_date_easy,
     "click-menu-2": click_menu_2,
+    "click-menu": click_menu,
     "click-pie": click_pie,
     "highlight-text": highlight_text,
     "copy-paste": copy_paste,

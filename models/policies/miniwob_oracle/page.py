@@ -169,13 +169,14 @@ class PageView:
         candidates.sort(key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
         for px, py in candidates:
             if not any(_inside(px, py, b, 2) for b in blockers):  # type: ignore[arg-type]
-                return self._pixel(px, py)
+                return self.pixel(px, py)
         raise OracleError(f"<{el['tag']} id={el['id']!r} text={el['text']!r}> is covered by another element")
 
     def click(self, el: Element, avoid: Sequence[Element] = ()) -> Click:
         """A left click at :meth:`point`."""
         return Click(*self.point(el, avoid))
 
-    def _pixel(self, x: float, y: float) -> tuple[int, int]:
+    def pixel(self, x: float, y: float) -> tuple[int, int]:
+        """The viewport pixel at (x, y), kept on the screen."""
         width, height = self.viewport
         return min(max(int(x), 0), width - 1), min(max(int(y), 0), height - 1)

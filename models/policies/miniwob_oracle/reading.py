@@ -146,8 +146,18 @@ def guess_number(instruction: str, page: PageView) -> Plan:
     return Plan(thought, [*actions, page.click(page.by_id("subbtn"))])
 
 
+def visual_addition(instruction: str, page: PageView) -> Plan:
+    """'Type the total number of blocks into the textbox and press Submit.' Two groups of
+    blocks, each block a span."""
+    counts = [len(page.find("span", cls="addition-block", within=page.by_id(group))) for group in ("visual-1", "visual-2")]
+    if not all(counts):
+        raise OracleError(f"block groups of {counts}: expected two non-empty ones")
+    return enter_and_submit(page, page.by_id("math-answer"), str(sum(counts)), page.by_id("subbtn"))
+
+
 SOLVERS = {
     "find-word": find_word,
+    "visual-addition": visual_addition,
     "read-table": read_table,
     "read-table-2": read_table_2,
     "simple-algebra": simple_algebra,

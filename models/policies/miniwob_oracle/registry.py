@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from models.policies.miniwob_oracle import apps, click, containers, forms, gestures, motion, reading, text
+from models.policies.miniwob_oracle import apps, click, containers, figures, forms, gestures, motion, reading, text
 from models.policies.miniwob_oracle.page import PageView, Plan
 
 #: A solver reads the instruction and the current page and plans the next action(s).
@@ -23,6 +23,6 @@ def _merge(*families: Mapping[str, Solver]) -> Mapping[str, Solver]:
 
 
 SOLVERS: Mapping[str, Solver] = _merge(
-    click.SOLVERS, text.SOLVERS, forms.SOLVERS, containers.SOLVERS, motion.SOLVERS, reading.SOLVERS, apps.SOLVERS, gestures.SOLVERS,
+    click.SOLVERS, text.SOLVERS, forms.SOLVERS, containers.SOLVERS, motion.SOLVERS, reading.SOLVERS, apps.SOLVERS, gestures.SOLVERS, figures.SOLVERS,
 )
 SUPPORTED_TASKS: tuple[str, ...] = tuple(SOLVERS)
