@@ -91,7 +91,7 @@ def find_greatest(instruction: str, page: PageView) -> Plan:
     return Plan(f"turn each card up, then pick the one with {numbers[best]} and submit", [*turns, page.click(cards[best]), submit])
 
 
-def _wants(instruction: str) -> tuple[str, Callable[[int], bool]]:
+def _number_rule(instruction: str) -> tuple[str, Callable[[int], bool]]:
     """generate-number's rule: (description, test of a number)."""
     match = parse(r"^Generate (?:a number (less|greater) than (\d+)|an (odd|even) number)", instruction)
     if match.group(1):
@@ -104,7 +104,7 @@ def _wants(instruction: str) -> tuple[str, Callable[[int], bool]]:
 def generate_number(instruction: str, page: PageView) -> Plan:
     """'Generate a number less than 7, then press submit.' (greater than, odd, even). Each
     Generate draws a new number 0-10: press it until the number fits, then Submit."""
-    rule, fits = _wants(instruction)
+    rule, fits = _number_rule(instruction)
     shown = page.by_id("display-number")["text"]
     if shown.lstrip("-").isdigit() and fits(int(shown)):
         return Plan(f"{shown} is {rule}; submit", [page.click(page.by_id("submit"))])

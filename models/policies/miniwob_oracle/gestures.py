@@ -85,10 +85,6 @@ def use_slider(instruction: str, page: PageView) -> Plan:
     return _move_slider(page, track, handle, value, wanted, low, span)
 
 
-#: form-sequence's slider runs from -10 to 10.
-_FORM_SLIDER = (-10, 20)
-
-
 #: use-slider-2's three sliders run from 0 to 20.
 _COMBINATION_SLIDER = (0, 20)
 
@@ -104,6 +100,10 @@ def use_slider_2(instruction: str, page: PageView) -> Plan:
             plan = _move_slider(page, track, handle, value, value_wanted, *_COMBINATION_SLIDER)
             return Plan(f"slider {number}: {plan.thought}", plan.actions)
     return Plan(f"the sliders show {wanted}; submit", [page.click(page.by_id("subbtn"))])
+
+
+#: form-sequence's slider runs from -10 to 10.
+_FORM_SLIDER = (-10, 20)
 
 
 def form_sequence(instruction: str, page: PageView) -> Plan:
@@ -276,7 +276,7 @@ def copy_paste(instruction: str, page: PageView) -> Plan:
     return Plan("copy the text area's text and paste it into the text box", actions)
 
 
-#: Quill's colour palette: its first row is black, then these; a row has 7 colours.
+#: The first row of Quill's colour palette, in order: a colour's swatch is at its index here.
 _QUILL_FIRST_ROW = ("black", "red", "orange", "yellow", "green", "blue", "purple")
 #: text-editor's style names -> Quill's toolbar button class.
 _QUILL_BUTTONS = {"bold": "ql-bold", "italics": "ql-italic", "underlined": "ql-underline"}
