@@ -51,6 +51,11 @@ _MAX_TIMER_MS = 2**31 - 1
 #: How long a task page may take to set ``WOB_TASK_READY`` after ``startEpisodeReal``.
 _READY_TIMEOUT_S = 5.0
 
+# The page's own overlays are hidden: the reward display and the canvases, and the
+# "START" cover that MiniWoB++ lays over the whole task the moment an episode ends. With
+# the cover, the final screen of every episode the page ended was the same black START,
+# won or lost, so the final frame a judge or a reward model reads said nothing; without
+# it, the final frame shows the task as the last action left it.
 _START_EPISODE_JS = """
 async ([seed, mode, maxTimeMs, readyTimeoutMs]) => {
   if (typeof core === 'undefined' || typeof core.startEpisodeReal !== 'function') {
@@ -59,7 +64,7 @@ async ([seed, mode, maxTimeMs, readyTimeoutMs]) => {
   if (!document.getElementById('gui-agent-miniwob-style')) {
     const style = document.createElement('style');
     style.id = 'gui-agent-miniwob-style';
-    style.textContent = '#reward-display, #click-canvas, #attention-canvas { display: none !important; }'
+    style.textContent = '#reward-display, #click-canvas, #attention-canvas, #sync-task-cover { display: none !important; }'
       + ' html { scrollbar-width: none; }';
     document.head.appendChild(style);
   }

@@ -111,6 +111,19 @@ def test_click_button_wrong_button_gives_minus_one(click_button: MiniWobEnv) -> 
     assert (reward, terminated) == (-1.0, True)
 
 
+def test_the_final_screen_shows_the_task_not_the_start_cover(click_button: MiniWobEnv) -> None:
+    # MiniWoB++ lays a black "START" cover over the task the moment an episode ends, won or
+    # lost; the final frame must show what the last action left instead.
+    obs, _ = click_button.reset(seed=13)
+    target = obs.instruction.split('"')[1]
+    button = next(e for e in obs.dom if e["tag"] == "button" and e["text"] == target)
+    final, reward, terminated, _, _ = click_button.step(Click(*center(button["bbox"])))
+    assert (reward, terminated) == (1.0, True)
+    assert click_button.evaluate_js("getComputedStyle(document.getElementById('sync-task-cover')).display") == "none"
+    assert np.array_equal(final.screenshot[:50], obs.screenshot[:50])  # the instruction strip is still there
+    assert (final.screenshot.max(axis=2) < 40).mean() < 0.5  # the cover is near black all over
+
+
 def test_unknown_task_names_the_problem() -> None:
     assert "click-test" in list_tasks() and len(list_tasks()) > 100
     with pytest.raises(ValueError, match="unknown MiniWoB"):
