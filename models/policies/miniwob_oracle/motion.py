@@ -6,6 +6,7 @@ import math
 import re
 
 from gui_agent.actions import Drag, Scroll, Wait
+from models.policies.miniwob_oracle.apps import WHEEL_SETTLE_S
 from models.policies.miniwob_oracle.page import Element, OracleError, PageView, Plan, parse
 from models.policies.miniwob_oracle.text import enter_and_submit
 
@@ -55,9 +56,7 @@ def scroll_text(instruction: str, page: PageView) -> Plan:
     scroll = area.get("scroll")
     remaining = scroll[3] - scroll[5] - scroll[1] if scroll is not None else 0
     if remaining >= 5:
-        # The wheel's scroll lands after the step observed the page: wait, or the next
-        # decision would see the old position.
-        return Plan("scroll the text to its end", [Scroll(*page.point(area), dy=math.ceil(remaining / 100)), Wait(0.3)])
+        return Plan("scroll the text to its end", [Scroll(*page.point(area), dy=math.ceil(remaining / 100)), Wait(WHEEL_SETTLE_S)])
     words = (area["value"] or "").split()
     if not words:
         raise OracleError("the text area is empty")
@@ -82,7 +81,7 @@ def _drag_item(page: PageView, items: list[Element], source: int, target: int) -
     position, so aim a few pixels past that centre.
     """
     x1, y1 = page.point(items[source])
-    tx, ty, tw, th = items[target]["bbox"]
+    _, ty, _, th = items[target]["bbox"]
     past = 4 if target > source else -4
     return Drag(x1, y1, x1, int(ty + th / 2) + past)
 
