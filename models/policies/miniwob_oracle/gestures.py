@@ -217,11 +217,12 @@ def click_menu(instruction: str, page: PageView) -> Plan:
     path = parse(r"^Select (.+)$", instruction).group(1).split(">")
     level = page.by_id("menu")
     for depth, name in enumerate(path):
-        item = next((li for li in page.find("li", visible=None, where=lambda e, ul=level: e["parent"] == ul["ref"])
-                     if page.one("div", visible=None, where=lambda e, li=li: e["parent"] == li["ref"])["text"] == name), None)
-        if item is None:
+        items = page.find("li", visible=None, where=lambda e, ul=level: e["parent"] == ul["ref"])
+        labels = [page.one("div", visible=None, where=lambda e, li=li: e["parent"] == li["ref"]) for li in items]
+        found = [(li, label) for li, label in zip(items, labels) if label["text"] == name]
+        if not found:
             raise OracleError(f"no menu item {name!r} at level {depth + 1}")
-        label = page.one("div", visible=None, where=lambda e, li=item: e["parent"] == li["ref"])
+        item, label = found[0]
         if depth == len(path) - 1:
             return Plan(f"click {name!r}", [page.click(label)])
         submenu = page.one("ul", visible=None, where=lambda e, li=item: e["parent"] == li["ref"])
