@@ -30,7 +30,9 @@ METRICS_FILE = "metrics.json"
 FORMAT = "gui-agent-reward-model"
 #: 2: typed text is encoded by :func:`models.reward.encoding.typed_text_overlap` and no
 #: longer read by the text encoder; a format-1 network expects the old inputs.
-FORMAT_VERSION = 2
+#: 3: the action vector also says whether typed text is a near miss of the instruction
+#: (:func:`models.reward.encoding.typed_text_near_miss`); a format-2 network has one input fewer.
+FORMAT_VERSION = 3
 
 
 def _save_atomic(obj: Any, path: Path) -> None:

@@ -17,6 +17,7 @@ the classic silent bug of reward models.
 from __future__ import annotations
 
 import difflib
+import re
 import zlib
 
 import numpy as np
@@ -43,7 +44,7 @@ TEXT_BUCKETS = 4096
 #: Trigrams kept per text (longer texts are cut; instructions are a sentence or two).
 MAX_TRIGRAMS = 96
 #: Length of :func:`action_vector`.
-ACTION_DIMS = len(ACTION_TYPES) + 9
+ACTION_DIMS = len(ACTION_TYPES) + 10
 
 _KIND_INDEX = {cls.kind: i for i, cls in enumerate(ACTION_TYPES)}
 
@@ -105,8 +106,46 @@ def typed_text_overlap(typed: str, instruction: str) -> float:
     return match.size / len(mine)
 
 
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions to turn ``a`` into ``b``."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def _instruction_pieces(instruction: str, words: int) -> set[str]:
+    """What typed text could have been copied from: the quoted strings, and every run of ``words`` words."""
+    lowered = instruction.lower()
+    quoted = set(re.findall(r'"([^"]+)"', lowered)) | set(re.findall(r"'([^']+)'", lowered))
+    tokens = [t.strip(".,:;!?()[]\"'") for t in lowered.split()]
+    runs = {" ".join(tokens[i:i + words]) for i in range(max(len(tokens) - words + 1, 0))}
+    return {p for p in quoted | runs if p}
+
+
+def typed_text_near_miss(typed: str, instruction: str) -> float:
+    """1.0 when the typed text is *almost* a piece of the instruction: one or two characters off (a typo), not equal.
+
+    Why it is given explicitly: the overlap alone cannot tell a typo of a quoted value
+    ("kU" for "fU": overlap 0.5) from an answer the instruction does not contain (a sum,
+    a word read off the page), which overlaps by chance just as much. Only a near miss of a
+    piece the instruction offers points to a slip of the hand, whatever the task.
+    """
+    mine = typed.strip().lower()
+    if not mine:
+        return 0.0
+    allowed = max(1, len(mine) // 5)
+    distances = [edit_distance(mine, piece) for piece in _instruction_pieces(instruction, len(mine.split()))
+                 if abs(len(piece) - len(mine)) <= allowed]
+    best = min(distances, default=allowed + 1)
+    return 1.0 if 0 < best <= allowed else 0.0
+
+
 def action_vector(action: Action | None, width: int, height: int, instruction: str) -> np.ndarray:
-    """The action as ``ACTION_DIMS`` floats: kind one-hot, positions in [0, 1], wheel, count, text overlap."""
+    """The action as ``ACTION_DIMS`` floats: kind one-hot, positions in [0, 1], wheel, count, text overlap and near miss."""
     vector = np.zeros(ACTION_DIMS, dtype=np.float32)
     if action is None:
         return vector
@@ -126,6 +165,7 @@ def action_vector(action: Action | None, width: int, height: int, instruction: s
     if isinstance(action, Type):
         vector[base + 7] = typed_text_overlap(action.text, instruction)
         vector[base + 8] = min(len(action.text), 40) / 40.0
+        vector[base + 9] = typed_text_near_miss(action.text, instruction)
     if isinstance(action, Hotkey):
         vector[base + 8] = len(action.keys) / 4.0
     if isinstance(action, Done):

@@ -6,10 +6,9 @@
     >>> model.score_episode("runs/x/episodes/<id>")                              # P(success)
 
 Inputs are pixels, actions and the instruction, nothing else: no DOM, no environment
-reward. What the model cannot see it cannot judge: on MiniWoB++ the page shows the same
-"START" overlay after any episode ends, success or not, so an outcome is judged from the
-trajectory's last steps (what was clicked or typed, in which state), not from a success
-banner.
+reward. What the model cannot see it cannot judge: a click on a link that ends the task
+leaves the screen as it was, so such an outcome is judged from what was clicked (the
+glimpse around the pointer), not from a success banner.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from models.reward.encoding import (
     ACTION_DIMS,
     action_text,
     action_vector,
+    typed_text_near_miss,
     typed_text_overlap,
 )
 from models.reward.transitions import encode_transition
@@ -30,12 +31,27 @@ def test_typed_text_overlap_is_the_longest_piece_found_in_the_instruction(typed:
     assert typed_text_overlap(typed, INSTRUCTION) == pytest.approx(expected)
 
 
-def test_action_vector_carries_the_overlap_and_length_of_typed_text() -> None:
+@pytest.mark.parametrize(("typed", "instruction", "expected"), [
+    ("qA", INSTRUCTION, 1.0),  # one character off the quoted password
+    ("yA", INSTRUCTION, 0.0),  # exactly it: no slip
+    ("passwqrd", INSTRUCTION, 1.0),  # one character off a word of the instruction
+    ("Bob Smitx", 'Enter "Bob Smith" in the box.', 1.0),  # several words, one character off
+    ("Bob Smith", 'Enter "Bob Smith" in the box.', 0.0),
+    ("42", "Solve: 3 + 39 =", 0.0),  # an answer the instruction does not contain is no near miss of what it does
+    ("zzzz", INSTRUCTION, 0.0),
+    ("", INSTRUCTION, 0.0),
+])
+def test_typed_text_near_miss_flags_a_typo_of_what_the_instruction_offers(typed: str, instruction: str, expected: float) -> None:
+    assert typed_text_near_miss(typed, instruction) == expected
+
+
+def test_action_vector_carries_the_overlap_length_and_near_miss_of_typed_text() -> None:
     right = action_vector(Type("yA"), 160, 210, INSTRUCTION)
     typo = action_vector(Type("qA"), 160, 210, INSTRUCTION)
     assert right.shape == typo.shape == (ACTION_DIMS,)
-    assert right[-2] == 1.0 and typo[-2] == 0.5
-    assert right[-1] == typo[-1] == pytest.approx(2 / 40)
+    assert right[-3] == 1.0 and typo[-3] == 0.5
+    assert right[-2] == typo[-2] == pytest.approx(2 / 40)
+    assert right[-1] == 0.0 and typo[-1] == 1.0
 
 
 def test_typed_characters_never_reach_the_text_encoder() -> None:

@@ -114,12 +114,13 @@ def test_missing_and_corrupt_checkpoints_are_clear_errors(trained_checkpoint: Pa
     torch.save(payload, newer / "reward_model.pt")
     with pytest.raises(RewardCheckpointError, match="newer version"):
         RewardModel.load(newer)
-    payload["format_version"] = 1  # typed text was encoded otherwise: its network would be fed other inputs
-    older = tmp_path / "older"
-    older.mkdir()
-    torch.save(payload, older / "reward_model.pt")
-    with pytest.raises(RewardCheckpointError, match="format 1 encodes typed text differently.*retrain it"):
-        RewardModel.load(older)
+    for version in (1, 2):  # typed text was encoded otherwise: its network would be fed other inputs
+        payload["format_version"] = version
+        older = tmp_path / f"older-{version}"
+        older.mkdir()
+        torch.save(payload, older / "reward_model.pt")
+        with pytest.raises(RewardCheckpointError, match=f"format {version} encodes typed text differently.*retrain it"):
+            RewardModel.load(older)
 
 
 @pytest.mark.slow
