@@ -11,7 +11,8 @@ the classic silent bug of reward models.
 * Text (the instruction, a hotkey's key names) becomes hashed character trigrams, so no
   tokenizer or vocabulary is needed and unseen words still share pieces with seen ones.
 * An action becomes a small vector: kind, normalised position(s), wheel, click count,
-  and how much of the typed text the instruction contains (:func:`typed_text_overlap`).
+  how much of the typed text the instruction contains (:func:`typed_text_overlap`), and
+  whether it is a typo of something the instruction says (:func:`typed_text_near_miss`).
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def _instruction_pieces(instruction: str, words: int) -> set[str]:
 
 
 def typed_text_near_miss(typed: str, instruction: str) -> float:
-    """1.0 when the typed text is *almost* a piece of the instruction: one or two characters off (a typo), not equal.
+    """1.0 when the typed text is *almost* a piece of the instruction (a typo): not equal, at most one edit per five characters (at least one) off.
 
     Why it is given explicitly: the overlap alone cannot tell a typo of a quoted value
     ("kU" for "fU": overlap 0.5) from an answer the instruction does not contain (a sum,
