@@ -107,7 +107,7 @@ def typed_text_overlap(typed: str, instruction: str) -> float:
     return match.size / len(mine)
 
 
-def edit_distance(a: str, b: str) -> int:
+def _edit_distance(a: str, b: str) -> int:
     """Levenshtein distance: insertions, deletions and substitutions to turn ``a`` into ``b``."""
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
@@ -139,7 +139,7 @@ def typed_text_near_miss(typed: str, instruction: str) -> float:
     if not mine:
         return 0.0
     allowed = max(1, len(mine) // 5)
-    distances = [edit_distance(mine, piece) for piece in _instruction_pieces(instruction, len(mine.split()))
+    distances = [_edit_distance(mine, piece) for piece in _instruction_pieces(instruction, len(mine.split()))
                  if abs(len(piece) - len(mine)) <= allowed]
     best = min(distances, default=allowed + 1)
     return 1.0 if 0 < best <= allowed else 0.0
