@@ -8,7 +8,9 @@ checkpoint are fixed at even odds (:data:`DECISION_THRESHOLD`), never tuned on v
 
 While training the step scorer, a quarter of the transitions have their after-screen
 hidden (``after_known`` 0), so that the same network can rank actions before they are
-taken (:class:`models.reward.best_of.BestOfNPolicy`).
+taken (:class:`models.reward.best_of.BestOfNPolicy`). While training the outcome scorer, a
+quarter of the trajectories have their last action's effect hidden (:func:`_hide_last_effect`),
+so that an episode whose last action changed nothing on screen is judged by what that action was.
 """
 
 from __future__ import annotations
@@ -44,9 +46,12 @@ from models.reward.network import (
     progress_probability,
     step_scores,
 )
+from models.reward.transitions import CHANGE_THRESHOLD, LAST_STEPS
 
 #: Share of step transitions trained with the after-screen hidden.
 HIDE_AFTER = 0.25
+#: Share of trajectories trained with their last action's effect hidden (see :func:`_hide_last_effect`).
+HIDE_LAST_EFFECT = 0.25
 #: P(progress) / P(success) at which a step / trajectory counts as positive. The losses are
 #: class-balanced, so 0.5 is the even odds point; it is not tuned on any evaluation data.
 DECISION_THRESHOLD = 0.5
@@ -111,6 +116,32 @@ def _hide_after(batch: dict[str, torch.Tensor], rows: torch.Tensor) -> None:
     batch["glimpse_after"][rows] = batch["glimpse_before"][rows]
     batch["after_known"][rows] = 0.0
     batch["change"][rows] = 0.0
+
+
+def _hide_last_effect(batch: dict[str, Any], rows: torch.Tensor) -> None:
+    """Make ``rows`` of a trajectory batch look as if their last action changed nothing on screen.
+
+    Why: an episode can end on an action whose effect is never drawn (a link whose click
+    ends the task, a submit button), so its outcome must be judged from *what* was done,
+    not from what appeared. In training data such successes are rare (4 of the 717
+    unchanged-screen episodes of the benchmark's 55 earlier MiniWoB++ tasks), so a network
+    learns "nothing changed at the end means failure" and misjudges every task that ends
+    that way (click-link: all 59 successes). Hiding the last effect keeps
+    the label (the action was taken either way) and leaves only what was clicked or
+    typed to tell success from failure.
+    """
+    steps = batch["steps"]
+    last = torch.nonzero(rows).squeeze(1) * LAST_STEPS + (LAST_STEPS - 1)
+    steps["after"][last] = steps["before"][last]
+    steps["glimpse_after"][last] = steps["glimpse_before"][last]
+    last_changed = steps["change"][last, 0].clone()
+    steps["change"][last] = 0.0
+    batch["final"][rows] = steps["before"][last]
+    first, final = batch["first"][rows], batch["final"][rows]
+    stats = batch["stats"]
+    length = torch.expm1(stats[rows, 0] * 3.0).round().clamp(min=1.0)
+    stats[rows, 1] = stats[rows, 1] + last_changed / length
+    stats[rows, 2] = ((final - first).abs() > CHANGE_THRESHOLD / 255.0).flatten(1).any(1).float()
 
 
 def _batches(items: list, size: int, rng: random.Random) -> list[list]:  # type: ignore[type-arg]
@@ -229,8 +260,11 @@ def train_reward_model(data: RewardData, options: TrainOptions, *, progress: Pro
                 loss = step_loss_fn(step_net(batch), torch.tensor([e.label for e in chunk]))
             else:
                 assert outcome_net is not None and outcome_loss_fn is not None
-                loss = outcome_loss_fn(outcome_net(collate_trajectories([e.arrays for e in chunk])),
-                                       torch.tensor([float(e.success) for e in chunk]))
+                batch = collate_trajectories([e.arrays for e in chunk])
+                hide = (torch.rand(len(chunk)) < HIDE_LAST_EFFECT) & (batch["mask"][:, -1] > 0)
+                if hide.any():
+                    _hide_last_effect(batch, hide)
+                loss = outcome_loss_fn(outcome_net(batch), torch.tensor([float(e.success) for e in chunk]))
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()

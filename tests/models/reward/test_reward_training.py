@@ -146,3 +146,35 @@ def test_resume_from_a_damaged_training_state_is_a_clear_error(reward_data: Path
     with pytest.raises(RewardCheckpointError, match="damaged training state"):
         train_reward_model(load_reward_data([reward_data]), TrainOptions(out=copy, epochs=7, config=SMALL, threads=1, resume=True))
     assert RewardModel.load(copy).info["epochs"] == 6  # the model file is untouched
+
+
+def test_hiding_the_last_effect_looks_like_a_last_action_that_changed_nothing() -> None:
+    """The augmentation must produce what encoding a real no-effect ending gives, else the network learns an artefact."""
+    import numpy as np
+
+    from gui_agent.actions import Click
+    from models.reward.network import collate_trajectories
+    from models.reward.training import _hide_last_effect
+    from models.reward.transitions import encode_trajectory
+
+    def screen(*boxes: tuple[int, int]) -> np.ndarray:
+        image = np.full((120, 160, 3), 255, dtype=np.uint8)
+        for x, y in boxes:
+            image[y:y + 20, x:x + 30] = (200, 30, 30)
+        return image
+
+    first, middle, shown = screen(), screen((10, 10)), screen((10, 10), (100, 70))
+    actions = [Click(20, 20), Click(110, 80)]
+    instruction = 'Click the link "Ok".'
+    seen = encode_trajectory([first, middle, shown], actions, instruction)
+    unseen = encode_trajectory([first, middle, middle], actions, instruction)
+    other = encode_trajectory([first, middle], actions[:1], instruction)
+
+    batch = collate_trajectories([seen, other])
+    _hide_last_effect(batch, torch.tensor([True, False]))
+    expected = collate_trajectories([unseen, other])
+    for key in ("final", "stats", "mask"):
+        torch.testing.assert_close(batch[key], expected[key], msg=key)
+    for key in ("before", "after", "glimpse_before", "glimpse_after", "change", "action", "after_known"):
+        torch.testing.assert_close(batch["steps"][key], expected["steps"][key], msg=key)
+    assert not torch.equal(collate_trajectories([seen])["final"], expected["final"][:1])  # the effect was there to hide
