@@ -129,6 +129,10 @@ def _hide_last_effect(batch: dict[str, Any], rows: torch.Tensor) -> None:
     that way (click-link: all 59 successes). Hiding the last effect keeps
     the label (the action was taken either way) and leaves only what was clicked or
     typed to tell success from failure.
+
+    The counts follow :func:`models.reward.transitions.encode_trajectory`'s definitions (a
+    change there must change them here; the test compares the two); "first and final screen
+    differ" is read off the thumbnails, as the full screens are not in the batch.
     """
     steps = batch["steps"]
     last = torch.nonzero(rows).squeeze(1) * LAST_STEPS + (LAST_STEPS - 1)
