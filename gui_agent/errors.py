@@ -41,6 +41,10 @@ class PageError(GuiAgentError):
     """
 
 
+class DesktopStepError(PageError):
+    """A desktop task's setup or post step could not be done on a healthy desktop."""
+
+
 class ActionError(GuiAgentError):
     """An action is invalid in itself (bad coordinates, unknown key, wrong field)."""
 
@@ -115,3 +119,13 @@ class PolicyCheckpointError(GuiAgentError):
 class PolicyDataError(GuiAgentError):
     """Episodes given to train a policy are missing or unusable (no episode folders, no
     steps a policy can learn from); the message names the paths."""
+
+
+def first_line(exc: BaseException, limit: int = 300) -> str:
+    """The first line of an exception's message, at most ``limit`` characters.
+
+    For messages that carry pages of detail after the first line (Playwright appends its
+    call log), where a report or an observation field needs just what went wrong.
+    """
+    text = str(exc).strip().split("\n", 1)[0].strip() or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from gui_agent.envs.chromium import ChromiumProcess
+from gui_agent.envs.browser.chromium import ChromiumProcess
 from recorder.display import RecorderError
 from recorder.miniwob_page import MiniWobPage
 from recorder.reduce import Reduced

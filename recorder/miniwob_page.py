@@ -4,7 +4,7 @@ A recording is only replayable (``gui-agent replay``) and usable by the human si
 when its task's start state can be rebuilt: the task file and the seed. This module opens
 the task page the environment uses (:func:`gui_agent.task.miniwob_pages.miniwob_task_file`),
 starts the episode with the environment's own protocol and seed
-(:mod:`gui_agent.envs.miniwob`: same seed, same instruction and layout, no time limit), and
+(:mod:`gui_agent.envs.browser.miniwob_protocol`: same seed, same instruction and layout, no time limit), and
 at stop reads the page's verdict. The episode then carries the task id ``miniwob/TASK``
 (found under ``datasets/tasks/``), ``labels.seed`` and ``labels.miniwob`` (when the task
 was shown, on the recording's clock, and the page's reward).
@@ -16,13 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-# The episode protocol has one source of truth: the environment's scripts.
-from gui_agent.envs.miniwob import (
-    _MAX_TIMER_MS,
-    _READ_STATE_JS,
-    _READY_TIMEOUT_S,
-    _START_EPISODE_JS,
-)
+from gui_agent.envs.browser.miniwob_protocol import MAX_TIMER_MS, READ_STATE_JS, READY_TIMEOUT_S, START_EPISODE_JS
 from gui_agent.task.miniwob_pages import miniwob_task_file
 
 SCHEME = "miniwob:"
@@ -59,10 +53,10 @@ class MiniWobPage:
 
     def start_episode(self, page: Any) -> str:
         """Start the seeded episode on the loaded page; returns the instruction."""
-        utterance = page.evaluate(_START_EPISODE_JS, [self.seed, "train", _MAX_TIMER_MS, _READY_TIMEOUT_S * 1000])
+        utterance = page.evaluate(START_EPISODE_JS, [self.seed, "train", MAX_TIMER_MS, READY_TIMEOUT_S * 1000])
         return str(utterance["utterance"])
 
     @staticmethod
     def verdict(page: Any) -> dict[str, Any]:
         """The page's state: ``done``, ``raw_reward`` (1 solved), ``reason``."""
-        return dict(page.evaluate(_READ_STATE_JS))
+        return dict(page.evaluate(READ_STATE_JS))

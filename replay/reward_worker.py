@@ -1,9 +1,9 @@
 """Reward-data building on the evaluation's pools: one work item per source episode.
 
-:class:`gui_agent.evaluate.local_pool.LocalPool` and :class:`gui_agent.evaluate.ray_pool.RayPool`
+:class:`gui_agent.workers.local_pool.LocalPool` and :class:`gui_agent.workers.ray_pool.RayPool`
 run any worker a *spec* builds (a picklable object with ``build()``; the evaluation's is
 :class:`gui_agent.evaluate.worker.WorkerConfig`). :class:`RewardWorkerSpec` builds a
-:class:`RewardDataWorker`, which turns a :class:`~gui_agent.evaluate.work.WorkItem` whose
+:class:`RewardDataWorker`, which turns a :class:`~gui_agent.workers.work.WorkItem` whose
 ``key`` is a source episode's folder into that source's records (its replay, its variants,
 their step samples), returned to the coordinating process, which alone writes them. So
 worker processes, Ray actors, the replacement of dead or stuck workers (the item is
@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gui_agent.evaluate.work import WorkItem
 from gui_agent.runner import EnvSlot
+from gui_agent.workers.work import WorkItem
 from replay.source import SourceEpisode, load_source
+from replay.source_records import WORK_DIR, BuildConfig, build_source, donor_actions
 
 #: A reward-data item may take this many task episode timeouts per executed episode
 #: (the replay, each variant and its labelling runs) before its worker is presumed stuck.
@@ -32,12 +33,12 @@ class RewardWorkerSpec:
     """What every pool worker builds; plain data, so it pickles to a process or a Ray actor.
 
     Attributes:
-        config: the build (a :class:`replay.builder.BuildConfig`).
+        config: the build.
         sources: every source episode folder of the run (donor steps for ``splice_other``).
         done: the units finished before this run, with their success (they are skipped).
     """
 
-    config: Any
+    config: BuildConfig
     sources: tuple[str, ...]
     done: tuple[tuple[str, bool], ...] = ()
 
@@ -56,8 +57,6 @@ class RewardDataWorker:
     """Builds one source's records per item, in whichever process the pool put it."""
 
     def __init__(self, spec: RewardWorkerSpec) -> None:
-        from replay.builder import WORK_DIR
-
         self.spec = spec
         self.slot = EnvSlot(headless=spec.config.headless)
         self.loaded = [load_source(p, task_file=spec.config.task_file) for p in spec.sources]
@@ -68,14 +67,12 @@ class RewardDataWorker:
 
     def run(self, item: WorkItem) -> dict[str, Any]:
         """Build ``item``'s source; its records (as JSON), notes and environment failures."""
-        from replay.builder import _donors, build_source
-
         source = self.by_path[item.key]
         records: list[tuple[str, dict[str, Any]]] = []
         notes: list[str] = []
         env_failures: list[str] = []
         try:
-            build_source(source, self.spec.config, self.slot, done=self.done, donors=_donors(self.loaded, source.task.id),
+            build_source(source, self.spec.config, self.slot, done=self.done, donors=donor_actions(self.loaded, source.task.id),
                          emit=lambda r: records.append((type(r).__name__, r.model_dump(mode="json"))),
                          note=notes.append, env_failed=env_failures.append, work=self.work)
         except Exception as exc:  # noqa: BLE001 - reported to the coordinator; a re-run resumes

@@ -2,7 +2,7 @@
 
 The browser recorder (``gui-agent record --browser``) grabs the whole screen, so its
 click points and keyframes are screen pixels of a headed Chromium window (toolbar
-included), while a replay runs in :class:`~gui_agent.envs.browser.BrowserEnv`, whose
+included), while a replay runs in :class:`~gui_agent.envs.browser.env.BrowserEnv`, whose
 screenshots and action points are page pixels. Each step's ``target`` carries the element's
 box both ways (``bbox``: viewport CSS pixels, ``bbox_screen``: screen pixels), so their
 difference is the screen position of the page's (0, 0). With it the replayer moves the

@@ -59,7 +59,7 @@ def calc_setup(folder: Path) -> list:
 
 
 def bench_starts(starts: int, folder: Path) -> tuple[dict[str, float], dict[str, float]]:
-    from gui_agent.envs.desktop import DesktopEnv
+    from gui_agent.envs.desktop.env import DesktopEnv
 
     bare: list[float] = []
     with_calc: list[float] = []
@@ -86,7 +86,7 @@ def bench_steps(steps: int, folder: Path) -> dict[str, dict[str, float]]:
     import mss
 
     from gui_agent.actions import Click
-    from gui_agent.envs.desktop import DesktopEnv
+    from gui_agent.envs.desktop.env import DesktopEnv
 
     cells = [Click(300 + 90 * (i % 8), 200 + 40 * (i % 10)) for i in range(steps + 5)]
     raw: list[float] = []

@@ -51,7 +51,7 @@ def stats(samples: list[float]) -> dict[str, float]:
 
 
 def _baseline_browser(pw: Any) -> Any:
-    from gui_agent.envs.chromium import BASE_FLAGS, DEFAULT_EXECUTABLE
+    from gui_agent.envs.browser.chromium import BASE_FLAGS, DEFAULT_EXECUTABLE
 
     return pw.chromium.launch(executable_path=DEFAULT_EXECUTABLE, headless=True, args=list(BASE_FLAGS))
 
@@ -61,7 +61,7 @@ def bench_steps(url: str, steps: int, settle_s: float | None) -> tuple[dict[str,
     from playwright.sync_api import sync_playwright
 
     from gui_agent.actions import Click
-    from gui_agent.envs.browser import BrowserEnv
+    from gui_agent.envs.browser.env import BrowserEnv
 
     kwargs: dict[str, Any] = {} if settle_s is None else {"settle_s": settle_s}
     env_totals: list[float] = []
@@ -100,7 +100,7 @@ def bench_episodes(episodes: int) -> tuple[dict[str, float], float, dict[str, fl
     from playwright.sync_api import sync_playwright
 
     from gui_agent.actions import Click
-    from gui_agent.envs.miniwob import MiniWobEnv
+    from gui_agent.envs.browser.miniwob import MiniWobEnv
     from gui_agent.task import miniwob_html_dir
 
     url = (miniwob_html_dir() / "click-test.html").as_uri()
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     env_ep, success, base_ep = bench_episodes(args.episodes)
     load_after = os.getloadavg()[0]
 
-    from gui_agent.envs.browser import DEFAULT_SETTLE_S
+    from gui_agent.envs.browser.env import DEFAULT_SETTLE_S
 
     settle = DEFAULT_SETTLE_S if args.settle_s is None else args.settle_s
     results = {

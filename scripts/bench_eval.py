@@ -21,7 +21,7 @@ Measured on this machine, for 1 and 2 workers, with the MiniWoB++ oracle acting 
   0), which is the fairer raw-speed comparison.
 
 CPU pinning: with 2 workers on a 2-CPU machine, gui-agent pins each worker (and its
-browser) to a CPU of its own (``gui_agent.evaluate.local_pool.cpu_slots``); BrowserGym's two
+browser) to a CPU of its own (``gui_agent.workers.local_pool.cpu_slots``); BrowserGym's two
 worker processes are pinned the same way, and ``gui-agent floating`` measures gui-agent's 2
 workers unpinned (``--no-pin-cpus``) to show what the pinning brings.
 
@@ -114,8 +114,8 @@ def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int, pin_cpus: 
 
 # --------------------------------------------------------------------------- BrowserGym side
 def bench_browsergym(python: Path, tasks: list[str], seeds: list[int], workers: int, tuned: bool) -> dict[str, Any]:
-    from gui_agent.evaluate.local_pool import cpu_slots
     from gui_agent.task import miniwob_html_dir
+    from gui_agent.workers.local_pool import cpu_slots
 
     episodes = [(task, seed) for task in tasks for seed in range(len(seeds))]
     share = [episodes[i::workers] for i in range(workers)]  # each worker: every task, some seeds
@@ -158,7 +158,7 @@ def browsergym_worker(spec: dict[str, Any]) -> None:
     from gui_agent.action_formats.browsergym import action_to_browsergym
     from gui_agent.actions import Click, Drag, Move, Scroll
     from gui_agent.envs.base import Observation
-    from gui_agent.envs.dom_snapshot import DOM_SNAPSHOT_JS
+    from gui_agent.envs.browser.dom_snapshot import DOM_SNAPSHOT_JS
     from gui_agent.policy import TaskContext
     from models.policies.miniwob_oracle import MiniWobOraclePolicy
 

@@ -128,6 +128,7 @@ def _measure(kind: str, data: Path, out: Path, limit: int | None) -> dict:
         steps = report.steps
     else:
         from datasets import Dataset
+
         from gui_agent.episode import read_episode
         from gui_agent.export.features import steps_features
         from gui_agent.export.rows import image_cell, step_row

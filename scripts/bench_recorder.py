@@ -115,7 +115,7 @@ def main() -> int:
     parser.add_argument("--options-frames", type=int, default=12, help="keyframes re-encoded per option (default: 12)")
     args = parser.parse_args()
 
-    from gui_agent.envs.chromium import ChromiumProcess
+    from gui_agent.envs.browser.chromium import ChromiumProcess
 
     load_before = os.getloadavg()
     tmp = Path(tempfile.mkdtemp(prefix="bench_recorder_"))

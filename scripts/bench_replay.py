@@ -60,9 +60,9 @@ SHIFTED = (
 
 def _record(task_files: list[Path], seeds: int, out: Path) -> list[Path]:
     from gui_agent.envs.factory import make_env
+    from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.policies import load_policy
 
     policy = load_policy("oracle")
     episodes: list[Path] = []
@@ -177,9 +177,9 @@ DESKTOP_TASK = "datasets/tasks/desktop/calc/sort-descending.yaml"
 def _desktop_section(kinds: list[str], work: Path) -> dict[str, object]:
     """One Calc episode: its replay, then ``kinds`` variants executed, judged and labelled."""
     from gui_agent.envs.factory import make_env
+    from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.policies import load_policy
     from replay.replayer import replay_episode
     from replay.simulator import Simulator
     from replay.source import load_source

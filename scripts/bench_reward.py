@@ -59,9 +59,9 @@ def train_tasks(spec: str) -> list[str]:
 
 
 def make_demos(tasks: list[str], seeds: int, out: Path) -> float:
+    from gui_agent.registry import load_policy
     from gui_agent.runner import EnvSlot, run_with_retries
     from gui_agent.task import load_task
-    from models.policies import load_policy
 
     started = time.monotonic()
     slot = EnvSlot()

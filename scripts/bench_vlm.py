@@ -54,9 +54,9 @@ def main() -> int:
     from gui_agent.envs.base import Observation
     from gui_agent.episode import read_episode
     from gui_agent.policy import TaskContext
+    from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.policies import load_policy
     from models.vlm.generation import end_token_ids, prepare_inputs
     from models.vlm.sft_train import TrainConfig, train_vlm
 

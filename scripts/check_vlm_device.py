@@ -44,7 +44,7 @@ def check_family(family: str, demo: Path, device: str, work: Path, epochs: int) 
     from gui_agent.envs.base import Observation
     from gui_agent.episode import read_episode
     from gui_agent.policy import TaskContext
-    from models.policies import load_policy
+    from gui_agent.registry import load_policy
     from models.vlm.sft_train import TrainConfig, train_vlm
 
     started = time.monotonic()

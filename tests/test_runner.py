@@ -15,12 +15,13 @@ from gui_agent.envs.factory import make_env
 from gui_agent.episode import read_episode
 from gui_agent.errors import ActionParseError
 from gui_agent.policy import PolicyOutput, TaskContext
+from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies import load_policy
 from models.policies.replay_policy import ReplayPolicy
+from tests.paths import MINIWOB_TASKS
 
-TASKS = Path(__file__).resolve().parents[1] / "datasets" / "tasks" / "miniwob"
+TASKS = MINIWOB_TASKS
 CLICK_BUTTON = TASKS / "click-button.yaml"
 
 

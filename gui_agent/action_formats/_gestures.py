@@ -23,6 +23,7 @@ folding for every format so the rules are the same everywhere:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from gui_agent.actions import Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
@@ -261,3 +262,35 @@ class GestureBuilder:
         if not self._actions:
             raise self.fail("no action found")
         return list(self._actions)
+
+
+class GestureReader:
+    """What every format's reader shares: the input its errors quote and the gestures it builds.
+
+    Each format (pyautogui code, computer_13 lists, UI-TARS calls, BrowserGym calls)
+    subclasses it with the ``read`` of its own syntax.
+
+    Args:
+        raw: the complete input, attached to every error.
+        pointer: where the pointer is before the first event, if known.
+        fold_diagonal_scrolls: as in :class:`GestureBuilder`.
+    """
+
+    def __init__(self, raw: str, pointer: Point | None, *, fold_diagonal_scrolls: bool = False):
+        self.raw = raw
+        self.gestures = GestureBuilder(raw=raw, pointer=pointer, fold_diagonal_scrolls=fold_diagonal_scrolls)
+
+    def fail(self, reason: str) -> ActionParseError:
+        """The error to raise for ``reason``, carrying the raw input."""
+        return ActionParseError(reason, self.raw)
+
+    def pixel(self, value: Any, what: str) -> int:
+        """A coordinate of the input as a canonical pixel (see :func:`to_pixel`)."""
+        return to_pixel(value, what=what, raw=self.raw)
+
+    def key_name(self, name: Any, convert: Callable[[str], str], *, where: str = "") -> str:
+        """A key name of the format as a canonical key; a bad one fails with ``where`` in front."""
+        try:
+            return convert(name)
+        except ActionError as exc:
+            raise self.fail(f"{where}invalid key: {exc}") from exc

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gui_agent.action_formats._call_syntax import bind, parse_statements, signature
-from gui_agent.action_formats._gestures import GestureBuilder, Point, to_pixel
+from gui_agent.action_formats._gestures import GestureReader, Point
 from gui_agent.actions import (
     PIXELS_PER_WHEEL_CLICK,
     Action,
@@ -165,16 +165,9 @@ def _wheel_clicks(pixels: float) -> int:
     return clicks if pixels > 0 else -clicks
 
 
-class _Reader:
-    def __init__(self, raw: str, pointer: Point | None):
-        self.raw = raw
-        self.gestures = GestureBuilder(raw=raw, pointer=pointer)
-
-    def fail(self, reason: str) -> ActionParseError:
-        return ActionParseError(reason, self.raw)
-
+class _Reader(GestureReader):
     def point(self, x: Any, y: Any, func: str) -> Point:
-        return (to_pixel(x, what=f"{func} x", raw=self.raw), to_pixel(y, what=f"{func} y", raw=self.raw))
+        return (self.pixel(x, f"{func} x"), self.pixel(y, f"{func} y"))
 
     def button(self, value: Any, func: str) -> str:
         if value not in _BUTTONS:
@@ -184,10 +177,7 @@ class _Reader:
     def keys(self, combo: Any, func: str) -> tuple[str, ...]:
         if not isinstance(combo, str) or not combo:
             raise self.fail(f"{func} needs a key name, got {combo!r}")
-        try:
-            return tuple(key_from_playwright(name) for name in split_playwright_keys(combo))
-        except ActionError as exc:
-            raise self.fail(f"{func}: invalid key: {exc}") from exc
+        return tuple(self.key_name(name, key_from_playwright, where=f"{func}: ") for name in split_playwright_keys(combo))
 
     def text(self, value: Any, func: str) -> str:
         if not isinstance(value, str):

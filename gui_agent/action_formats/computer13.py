@@ -39,10 +39,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gui_agent.action_formats._gestures import GestureBuilder, Point, to_count, to_pixel
+from gui_agent.action_formats._gestures import GestureReader, Point, to_count
 from gui_agent.action_formats.pyautogui import OSWORLD_WAIT_SECONDS, key_from_pyautogui, key_to_pyautogui
 from gui_agent.actions import Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
-from gui_agent.errors import ActionError, ActionParseError
+from gui_agent.errors import ActionError
 
 Computer13Action = dict[str, Any] | str
 
@@ -74,19 +74,9 @@ def _dump(value: Any) -> str:
     return json.dumps(value, default=repr, ensure_ascii=False)
 
 
-class _Reader:
-    def __init__(self, raw: str, pointer: Point | None):
-        self.raw = raw
-        self.gestures = GestureBuilder(raw=raw, pointer=pointer)
-
-    def fail(self, reason: str) -> ActionParseError:
-        return ActionParseError(reason, self.raw)
-
+class _Reader(GestureReader):
     def key(self, name: Any) -> str:
-        try:
-            return key_from_pyautogui(name)
-        except ActionError as exc:
-            raise self.fail(f"invalid key: {exc}") from exc
+        return self.key_name(name, key_from_pyautogui)
 
     def button(self, params: Mapping[str, Any], kind: str) -> str:
         button = params.get("button", "left")
@@ -100,10 +90,7 @@ class _Reader:
             return None
         if has_x != has_y:
             raise self.fail(f"{kind}: give x and y together, got {dict(params)!r}")
-        return (
-            to_pixel(params["x"], what=f"{kind} x", raw=self.raw),
-            to_pixel(params["y"], what=f"{kind} y", raw=self.raw),
-        )
+        return (self.pixel(params["x"], f"{kind} x"), self.pixel(params["y"], f"{kind} y"))
 
     def split(self, item: Any) -> tuple[str, dict[str, Any]]:
         if isinstance(item, str):

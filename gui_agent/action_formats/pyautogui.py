@@ -30,7 +30,7 @@ import inspect
 from typing import Any
 
 from gui_agent.action_formats._call_syntax import Call, bind, parse_statements, signature
-from gui_agent.action_formats._gestures import GestureBuilder, Point, to_count, to_pixel
+from gui_agent.action_formats._gestures import GestureReader, Point, to_count
 from gui_agent.actions import (
     Action,
     Click,
@@ -129,22 +129,15 @@ _SIGNATURES: dict[str, inspect.Signature] = {
 _SPECIAL = {"WAIT", "DONE", "FAIL"}
 
 
-class _Reader:
+class _Reader(GestureReader):
     """Turns the calls of one code block into gesture events."""
 
     def __init__(self, raw: str, pointer: Point | None):
-        self.raw = raw
-        self.gestures = GestureBuilder(raw=raw, pointer=pointer, fold_diagonal_scrolls=True)
+        super().__init__(raw, pointer, fold_diagonal_scrolls=True)
         self.clipboard: str | None = None  # text copied by pyperclip, waiting for ctrl+v
 
-    def fail(self, reason: str) -> ActionParseError:
-        return ActionParseError(reason, self.raw)
-
     def key(self, name: Any) -> str:
-        try:
-            return key_from_pyautogui(name)
-        except ActionError as exc:
-            raise self.fail(f"invalid key: {exc}") from exc
+        return self.key_name(name, key_from_pyautogui)
 
     def button(self, value: Any, func: str) -> str:
         if isinstance(value, str) and value.lower() in _BUTTONS:
@@ -160,7 +153,7 @@ class _Reader:
             return None
         if x is None or y is None:
             raise self.fail(f"{func}: give both x and y, got x={x!r}, y={y!r}")
-        return (to_pixel(x, what=f"{func} x", raw=self.raw), to_pixel(y, what=f"{func} y", raw=self.raw))
+        return (self.pixel(x, f"{func} x"), self.pixel(y, f"{func} y"))
 
     def relative(self, dx: Any, dy: Any, func: str) -> Point:
         pointer = self.gestures.pointer
@@ -170,10 +163,7 @@ class _Reader:
         for offset in offsets:
             if isinstance(offset, bool) or not isinstance(offset, (int, float)):
                 raise self.fail(f"{func}: offsets must be numbers, got {offset!r}")
-        return (
-            to_pixel(pointer[0] + offsets[0], what=f"{func} x", raw=self.raw),
-            to_pixel(pointer[1] + offsets[1], what=f"{func} y", raw=self.raw),
-        )
+        return (self.pixel(pointer[0] + offsets[0], f"{func} x"), self.pixel(pointer[1] + offsets[1], f"{func} y"))
 
     def read(self, call: Call) -> None:
         if self.clipboard is not None:

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from gui_agent.action_formats._call_syntax import parse_call
-from gui_agent.action_formats._gestures import GestureBuilder, Point
+from gui_agent.action_formats._gestures import GestureReader, Point
 from gui_agent.action_formats.pyautogui import key_from_pyautogui, key_to_pyautogui
 from gui_agent.actions import Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.errors import ActionError, ActionParseError
@@ -277,14 +277,10 @@ _ALIASES = {
 _SCROLL = {"down": (0, 1), "up": (0, -1), "right": (1, 0), "left": (-1, 0)}
 
 
-class _Reader:
+class _Reader(GestureReader):
     def __init__(self, raw: str, frame: _Frame, pointer: Point | None):
-        self.raw = raw
+        super().__init__(raw, pointer)
         self.frame = frame
-        self.gestures = GestureBuilder(raw=raw, pointer=pointer)
-
-    def fail(self, reason: str) -> ActionParseError:
-        return ActionParseError(reason, self.raw)
 
     def optional_string(self, func: str, kwargs: dict[str, Any], *names: str) -> str | None:
         given = [name for name in names if name in kwargs]
@@ -334,10 +330,7 @@ class _Reader:
             names = [name for name in names[0].split("+") if name] or names
         if not names:
             raise self.fail(f"{func}: no key given")
-        try:
-            return tuple(key_from_pyautogui(name) for name in names)
-        except ActionError as exc:
-            raise self.fail(f"{func}: invalid key: {exc}") from exc
+        return tuple(self.key_name(name, key_from_pyautogui, where=f"{func}: ") for name in names)
 
     def read(self, text: str) -> None:
         call = parse_call(text, raw=self.raw)

@@ -18,3 +18,15 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
     return value
+
+
+def seed_range(text: str) -> list[int]:
+    """Seeds like ``0-9`` or ``1,5,7`` (or both: ``0-4,9``), in the order given."""
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            start, _, end = part.partition("-")
+            seeds.extend(range(int(start), int(end) + 1) if end else [int(start)])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seeds like 0-9 or 1,5,7, got {text!r}") from None
+    return seeds

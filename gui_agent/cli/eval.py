@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gui_agent.cli.arguments import positive_int
+from gui_agent.cli.arguments import positive_int, seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--resume", action="store_true", help="continue the run in --out, redoing only unfinished episodes")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first try (default: 0)")
     parser.add_argument("--same-seed", action="store_true", help="every try of a task uses --seed (same instance)")
-    parser.add_argument("--seeds", type=_seed_list, help="explicit seeds, one per try, e.g. 0-9 or 3,17,40 (sets --repeats)")
+    parser.add_argument("--seeds", type=seed_range, help="explicit seeds, one per try, e.g. 0-9 or 3,17,40 (sets --repeats)")
     parser.add_argument("--max-attempts", type=positive_int, default=3, help="tries of an episode whose environment failed (default: 3)")
     parser.add_argument("--on-loop", choices=("stop", "warn"), default="stop", help="doom loop: end the episode, or tell the policy")
     parser.add_argument("--max-tokens", type=positive_int, help="token budget per episode (input + output); replaces the task files' limits.max_tokens")
@@ -69,12 +69,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--headed", action="store_true", help="show the browsers (needs $DISPLAY)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar, only the results")
     parser.set_defaults(handler=handle)
-
-
-def _seed_list(text: str) -> list[int]:
-    from gui_agent.cli.run import _seed_range
-
-    return _seed_range(text)
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.cli.arguments import seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -45,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--policy", default="pixel", help="which policy acts (default: pixel, the shipped pixel-in network; see below)")
     seeds = parser.add_mutually_exclusive_group()
     seeds.add_argument("--seed", type=int, default=0, help="environment seed (default: 0)")
-    seeds.add_argument("--seeds", type=_seed_range, help="several seeds, e.g. 0-9 or 1,5,7: one episode each")
+    seeds.add_argument("--seeds", type=seed_range, help="several seeds, e.g. 0-9 or 1,5,7: one episode each")
     parser.add_argument("--out", type=Path, default=Path("runs"), help="folder for episodes (default: runs/)")
     parser.add_argument("--headed", action="store_true", help="show the browser on an X display instead of headless")
     parser.add_argument("--display", help="X display for --headed, e.g. :99 (default: $DISPLAY)")
@@ -53,25 +54,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def _seed_range(text: str) -> list[int]:
-    seeds: list[int] = []
-    try:
-        for part in text.split(","):
-            start, _, end = part.partition("-")
-            seeds.extend(range(int(start), int(end) + 1) if end else [int(start)])
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seeds like 0-9 or 1,5,7, got {text!r}") from None
-    return seeds
-
-
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from gui_agent.envs.factory import make_env
     from gui_agent.errors import GuiAgentError
+    from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.policies import load_policy
 
     console = Console(stderr=False, highlight=False)
     try:

@@ -69,15 +69,12 @@ def handle(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.resume:
         return fail(console, f"{args.out} exists; pass --resume to continue it or choose another --out")
 
-    import torch
-
     from models.pixel.train import TrainConfig, train
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
     config = TrainConfig(
         epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, val_fraction=args.val_fraction,
         shift=args.shift, seed=args.seed, time_budget_s=args.time_budget * 60 if args.time_budget else None,
+        threads=args.threads,
     )
     try:
         result = train(args.episodes, args.out, config=config, resume=args.resume, val_episodes=args.val,

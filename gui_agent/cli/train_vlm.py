@@ -82,17 +82,13 @@ def handle(args: argparse.Namespace) -> int:
     if args.images < 1 or args.history < 0 or args.lora_rank < 1:
         return fail(console, "--images and --lora-rank must be >= 1, --history >= 0")
 
-    import torch
-
     from models.vlm.sft_train import DEFAULT_MODEL, TrainConfig, train_vlm
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
     config = TrainConfig(
         inputs=tuple(str(p) for p in args.inputs), out=str(args.out), model=args.model or DEFAULT_MODEL,
         family=args.family, action_format=args.action_format, images=args.images, history=args.history,
         epochs=args.epochs, lr=args.lr, lora=args.lora, lora_rank=args.lora_rank, grad_accum=args.grad_accum,
-        seed=args.seed, device=args.device, overwrite=args.overwrite,
+        seed=args.seed, device=args.device, overwrite=args.overwrite, threads=args.threads,
     )
     try:
         report = _train_with_progress(console, config, train_vlm, quiet=args.quiet)

@@ -32,14 +32,14 @@ def make_env(task: Task, *, headless: bool | None = None, display: str | None = 
             step_timeout_s=task.limits.step_timeout_s,
         )
         if spec.miniwob_task is not None:
-            from gui_agent.envs.miniwob import MiniWobEnv
+            from gui_agent.envs.browser.miniwob import MiniWobEnv
 
             return MiniWobEnv(task=spec.miniwob_task, **common)  # type: ignore[arg-type]
-        from gui_agent.envs.browser import BrowserEnv
+        from gui_agent.envs.browser.env import BrowserEnv
 
         return BrowserEnv(url=spec.resolved_url(), **common)  # type: ignore[arg-type]
     if isinstance(spec, DesktopEnvironment):
-        from gui_agent.envs.desktop import DesktopEnv
+        from gui_agent.envs.desktop.env import DesktopEnv
 
         return DesktopEnv(
             screen=(spec.screen.width, spec.screen.height),

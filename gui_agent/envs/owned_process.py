@@ -14,7 +14,12 @@ Thunderbird). Each one is an :class:`OwnedProcess`:
   process keeps SIGTERM pending), waits a grace period, then SIGKILLs the group and every
   member of the session, reaps the main process and waits until no member is left;
 * a ``weakref.finalize`` does the same if the object is dropped or the interpreter
-  exits without ``stop()``.
+  exits without ``stop()``;
+* a process may own a private folder (``private_dir``, made by :func:`make_private_dir`):
+  whatever carries that folder on its command line counts as one of its members (a
+  browser's crash handler daemonises out of the session but not out of its folder), and
+  the folder is removed when the process is stopped; :func:`sweep_stale_private_dirs`
+  removes the folders of Pythons that were killed before they could.
 
 The PID is only ever signalled while our ``Popen`` has not reaped it, so it cannot
 belong to an unrelated process that reused the number.
@@ -26,15 +31,17 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from gui_agent.envs.chromium import _session_members, process_state
+from gui_agent.envs.procfs import process_state, processes_mentioning, session_members
 from gui_agent.errors import EnvError
 
-__all__ = ["OwnedProcess", "describe_exit", "process_state"]
+#: The file in a private folder that names the PID of the Python that made it.
+OWNER_FILE = "owner"
 
 
 def describe_exit(code: int | None) -> str:
@@ -49,27 +56,96 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
-def _kill_session(pid: int, sig: int) -> None:
-    """Signal the process group ``pid`` and every live member of session ``pid``."""
+def make_private_dir(prefix: str) -> Path:
+    """A fresh temporary folder named ``prefix*`` that records this Python's PID as its owner."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    (folder / OWNER_FILE).write_text(str(os.getpid()))
+    return folder
+
+
+def _owner_of(folder: Path) -> int | None:
+    try:
+        return int((folder / OWNER_FILE).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def sweep_stale_private_dirs(prefix: str, min_age_s: float = 60.0) -> list[Path]:
+    """Remove the private folders named ``prefix*`` of Pythons that died without cleaning up.
+
+    A folder is stale when its owner (``os._exit``, SIGKILL) is gone and no live process
+    mentions it on its command line; folders younger than ``min_age_s`` are left alone.
+    Returns the removed folders.
+    """
+    removed: list[Path] = []
+    now = time.time()
+    for folder in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        try:
+            if now - folder.stat().st_mtime < min_age_s:
+                continue
+        except OSError:
+            continue
+        owner = _owner_of(folder)
+        if owner is None or owner == os.getpid() or process_state(owner) not in (None, "Z") or processes_mentioning(folder):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def kill_leftovers_of(owner_pid: int, prefix: str) -> list[int]:
+    """SIGKILL every process left from the private folders ``prefix*`` that ``owner_pid`` made.
+
+    For a worker that was killed outright: what it started normally dies with it through
+    the parent-death signal, but a process frozen by SIGSTOP leaves frozen helpers behind.
+    Every process whose command line carries one of the owner's folders is killed (never
+    anything by name) and the folders are removed. Refuses to act while ``owner_pid`` runs.
+    Returns the PIDs signalled.
+    """
+    if process_state(owner_pid) not in (None, "Z"):
+        return []
+    killed: list[int] = []
+    for folder in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        if _owner_of(folder) != owner_pid:
+            continue
+        for pid in processes_mentioning(folder):
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+        shutil.rmtree(folder, ignore_errors=True)
+    return killed
+
+
+def _members(pid: int, private_dir: Path | None) -> set[int]:
+    """Live members of session ``pid`` and the live processes that mention ``private_dir``."""
+    return set(session_members(pid)) | set(processes_mentioning(private_dir))
+
+
+def _kill_all(pid: int, private_dir: Path | None, sig: int) -> None:
+    """Signal the process group ``pid``, every member of its session and of its private folder."""
     try:
         os.killpg(pid, sig)
     except (ProcessLookupError, PermissionError):
         pass
-    for member in _session_members(pid):
+    for member in _members(pid, private_dir):
         try:
             os.kill(member, sig)
         except (ProcessLookupError, PermissionError):
             pass
 
 
-def _emergency_stop(proc: subprocess.Popen[bytes]) -> None:
-    """Finalizer: SIGKILL a process (and its session) that was never stopped, and reap it."""
+def _emergency_stop(proc: subprocess.Popen[bytes], private_dir: Path | None) -> None:
+    """Finalizer: SIGKILL a process (and its members) that was never stopped, reap it, remove its folder."""
     if proc.poll() is None:
-        _kill_session(proc.pid, signal.SIGKILL)
+        _kill_all(proc.pid, private_dir, signal.SIGKILL)
         try:
             proc.wait(timeout=5.0)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered?
             pass
+    if private_dir is not None:
+        shutil.rmtree(private_dir, ignore_errors=True)
 
 
 class OwnedProcess:
@@ -84,6 +160,11 @@ class OwnedProcess:
         pass_fds: file descriptors to keep open in the child (Xvfb's ``-displayfd``).
         die_with_parent: start under ``setpriv --pdeathsig KILL`` when setpriv exists.
         install_hint: appended to the error when the program is missing.
+        private_dir: a folder of its own (see :func:`make_private_dir`): processes that
+            mention it are members too, and it is removed once the process is stopped.
+        terminate_group: :meth:`stop` sends SIGTERM to the whole process group (True) or
+            to the main process only, for programs that shut their helpers down themselves
+            (a browser: helpers signalled directly outlive their parents as zombies).
 
     Example:
         >>> proc = OwnedProcess(["openbox"], name="openbox", env={"DISPLAY": ":5"})
@@ -102,6 +183,8 @@ class OwnedProcess:
         pass_fds: Sequence[int] = (),
         die_with_parent: bool = True,
         install_hint: str = "",
+        private_dir: Path | None = None,
+        terminate_group: bool = True,
     ) -> None:
         if not argv:
             raise ValueError("argv must not be empty")
@@ -113,6 +196,8 @@ class OwnedProcess:
         self.pass_fds = tuple(pass_fds)
         self.die_with_parent = die_with_parent
         self.install_hint = install_hint
+        self.private_dir = private_dir
+        self.terminate_group = terminate_group
         self._proc: subprocess.Popen[bytes] | None = None
         self._stopped = False
         self._finalizer: weakref.finalize | None = None
@@ -135,10 +220,10 @@ class OwnedProcess:
         return self._proc.poll() if self._proc is not None else None
 
     def members(self) -> list[int]:
-        """Live PIDs of its session (itself and whatever it forked), while not stopped by us."""
+        """Live PIDs of its session and private folder (itself and what it forked), while not stopped by us."""
         if self._proc is None or self._stopped:
             return []
-        return _session_members(self._proc.pid)
+        return sorted(_members(self._proc.pid, self.private_dir))
 
     def log_tail(self, max_chars: int = 1500) -> str:
         """The end of what it wrote to its log, for error messages."""
@@ -185,7 +270,7 @@ class OwnedProcess:
         finally:
             if log is not subprocess.DEVNULL:
                 log.close()  # the child has its own copy
-        self._finalizer = weakref.finalize(self, _emergency_stop, self._proc)
+        self._finalizer = weakref.finalize(self, _emergency_stop, self._proc, self.private_dir)
 
     def wait(self, timeout_s: float) -> bool:
         """Wait up to ``timeout_s`` for the main process to exit; True if it has."""
@@ -200,38 +285,57 @@ class OwnedProcess:
     def kill(self) -> None:
         """SIGKILL it and its session at once (also works on a stopped one); no waiting."""
         if self._proc is not None and not self._stopped:
-            _kill_session(self._proc.pid, signal.SIGKILL)
+            _kill_all(self._proc.pid, self.private_dir, signal.SIGKILL)
 
     def stop(self, grace_s: float = 2.0) -> None:
-        """SIGTERM the group, SIGKILL what is left after ``grace_s``, reap; safe to call twice."""
+        """SIGTERM, SIGKILL what is left after ``grace_s``, reap, remove the private folder.
+
+        Safe to call twice and after the process died on its own.
+        """
         proc = self._proc
-        if proc is None or self._stopped:
+        if proc is None:
             return
+        if not self._stopped:
+            self._terminate_and_reap(proc, grace_s)
+            # From here on the PID may be reused by an unrelated process: never signal it again.
+            self._stopped = True
+        if self._finalizer is not None:
+            self._finalizer()  # kills nothing now (the process is reaped); removes the private folder
+
+    def _terminate_and_reap(self, proc: subprocess.Popen[bytes], grace_s: float) -> None:
         if grace_s > 0 and proc.poll() is None:
-            for sig in (signal.SIGCONT, signal.SIGTERM):
-                try:
-                    os.killpg(proc.pid, sig)
-                except (ProcessLookupError, PermissionError):
-                    pass
+            try:
+                os.killpg(proc.pid, signal.SIGCONT)  # a stopped process keeps SIGTERM pending
+                if self.terminate_group:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                else:
+                    proc.send_signal(signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
             try:
                 proc.wait(timeout=grace_s)
             except subprocess.TimeoutExpired:
                 pass
         # Helpers may outlive the main process (or left its group): none may stay.
-        _kill_session(proc.pid, signal.SIGKILL)
+        _kill_all(proc.pid, self.private_dir, signal.SIGKILL)
         try:
             proc.wait(timeout=5.0)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL not delivered?
             pass
         deadline = time.monotonic() + 3.0
-        while _session_members(proc.pid) and time.monotonic() < deadline:
-            _kill_session(proc.pid, signal.SIGKILL)
+        while _members(proc.pid, self.private_dir) and time.monotonic() < deadline:
+            _kill_all(proc.pid, self.private_dir, signal.SIGKILL)
             time.sleep(0.02)
-        # From here on the PID may be reused by an unrelated process: never signal it again.
-        self._stopped = True
-        if self._finalizer is not None:
-            self._finalizer.detach()
 
     def __repr__(self) -> str:
         state = "not started" if self._proc is None else describe_exit(self.returncode())
         return f"OwnedProcess({self.name!r}, pid={self.pid}, {state})"
+
+
+__all__ = [
+    "OwnedProcess",
+    "describe_exit",
+    "kill_leftovers_of",
+    "make_private_dir",
+    "sweep_stale_private_dirs",
+]

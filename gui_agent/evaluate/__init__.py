@@ -4,10 +4,9 @@ One module per job:
 
 * :mod:`.metrics`: pass@1 with a Wilson interval, unbiased pass@k and pass^k;
 * :mod:`.suite`: which task files a suite names;
-* :mod:`.work`: work items, the task-affine scheduler, lost-worker accounting;
-* :mod:`.worker`: what runs episodes in a worker (policy + browser, retries);
+* :mod:`.worker`: what runs episodes in a worker (policy + browser, retries), sent to the
+  pools of :mod:`gui_agent.workers` (local processes or Ray actors);
 * :mod:`.ledger`: the streamed JSONL ledger and the run manifest (resume);
-* :mod:`.local_pool` / :mod:`.ray_pool`: local processes / Ray actors, replaced when they die;
 * :mod:`.report` / :mod:`.plot`: results JSON, Markdown and console table; the PNG;
 * :mod:`.run`: :func:`evaluate_suite`, the whole run.
 

@@ -6,8 +6,8 @@ into the episode's outcome (``detail.judge`` says which judge, its score and vot
 into the ledger record, so the run's figures count it. Tasks that have an evaluator are
 never judged: the evaluator is the ground truth.
 
-Judges need torch or transformers, so they are built by a factory in ``models/``
-(:func:`models.reward.judge.load_judge`), imported here only when a judge is asked for.
+Judges need torch or transformers, so they are built by the scorers ``models/`` registers
+(:func:`gui_agent.registry.scorers`), looked up only when a judge is asked for.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from typing import Any
 
 from gui_agent.episode import read_meta
 from gui_agent.episode.writer import write_meta
+from gui_agent.registry import scorers
 
 
 def load_judge(spec: str) -> Any:
     """The judge for ``spec`` (a reward-model checkpoint or ``hf:MODEL[?options]``)."""
-    from models.reward.judge import load_judge as build
-
-    return build(spec)
+    return scorers().load_judge(spec)
 
 
 def record_verdict(episode_path: str | Path, verdict: Any) -> None:

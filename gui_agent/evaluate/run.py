@@ -1,7 +1,7 @@
 """An evaluation run from start to results: plan, resume, run on workers, stream, report.
 
 :func:`evaluate_suite` is what ``gui-agent eval`` calls. It plans one
-:class:`~gui_agent.evaluate.work.WorkItem` per task and try, skips those the ledger
+:class:`~gui_agent.workers.work.WorkItem` per task and try, skips those the ledger
 already has (``resume``), runs the rest on local workers or Ray, appends each record to
 the ledger the moment it arrives, and finally writes ``results.json``, ``results.md``
 and the plot. Everything is in the output folder::
@@ -25,8 +25,9 @@ from gui_agent.evaluate.ledger import LEDGER_FILE, Ledger, read_ledger, read_man
 from gui_agent.evaluate.plot import PLOT_FILE, plot_cost_effectiveness
 from gui_agent.evaluate.report import summarize, write_results
 from gui_agent.evaluate.suite import resolve_suite
-from gui_agent.evaluate.work import Scheduler, WorkItem, item_key
 from gui_agent.evaluate.worker import WorkerConfig
+from gui_agent.registry import scorers
+from gui_agent.workers.work import Scheduler, WorkItem, item_key
 
 #: Seconds a worker may need beyond the task's own limits per attempt (browser start, evaluation).
 ATTEMPT_OVERHEAD_S = 60.0
@@ -38,11 +39,11 @@ class EvalOptions:
 
     Attributes:
         suite: task files, folders, or named suites.
-        policy: policy spec (see :func:`gui_agent.evaluate.worker.make_policy`).
+        policy: policy spec (see :func:`gui_agent.registry.load_policy`).
         repeats: tries per task (k).
         out_dir: the run's folder.
         workers: parallel workers.
-        pin_cpus: pin local workers to a CPU each (see :func:`gui_agent.evaluate.local_pool.cpu_slots`).
+        pin_cpus: pin local workers to a CPU each (see :func:`gui_agent.workers.local_pool.cpu_slots`).
         ray: run the workers as Ray actors; ``ray_address`` picks the cluster.
         resume: continue the run in ``out_dir``, redoing only unfinished episodes.
         seed: seed of try 0; try r uses ``seed + r`` (or ``seed`` with ``same_seed``).
@@ -154,11 +155,11 @@ def evaluate_suite(
                           on_loop=options.on_loop, max_tokens=options.max_tokens, headless=options.headless,
                           judge=options.judge, best_of=options.best_of, reward_model=options.reward_model)
     if options.ray:
-        from gui_agent.evaluate.ray_pool import RayPool
+        from gui_agent.workers.ray_pool import RayPool
 
         pool: Any = RayPool(config, workers=options.workers, address=options.ray_address)
     else:
-        from gui_agent.evaluate.local_pool import LocalPool
+        from gui_agent.workers.local_pool import LocalPool
 
         pool = LocalPool(config, workers=options.workers, pin_cpus=options.pin_cpus)
     finished = 0
@@ -196,14 +197,11 @@ def _check_models(options: EvalOptions, task_files: list[Path], on_note: Callabl
     if options.best_of > 1 and not options.reward_model:
         raise ValueError("--best-of needs a reward model: --reward-model CKPT (or a checkpoint as --judge)")
     if options.best_of > 1:
-        from models.reward.best_of import check_reward_model
-
-        check_reward_model(str(options.reward_model))
+        scorers().check_reward_model(str(options.reward_model))
     if options.judge:
         from gui_agent.task import load_task
-        from models.reward.judge import check_judge
 
-        check_judge(options.judge)
+        scorers().check_judge(options.judge)
         if on_note is not None and all(load_task(p).evaluator is not None for p in task_files):
             on_note("every task has an evaluator, so the judge is not used (it judges tasks without one)")
 

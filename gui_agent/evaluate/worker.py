@@ -2,7 +2,7 @@
 
 An :class:`EpisodeWorker` holds one policy and one open environment (kept across the
 episodes of a task, see :class:`gui_agent.runner.EnvSlot`) and turns a
-:class:`~gui_agent.evaluate.work.WorkItem` into a ledger record with
+:class:`~gui_agent.workers.work.WorkItem` into a ledger record with
 :func:`gui_agent.runner.run_with_retries`: an environment that dies or hangs is torn
 down and rebuilt and the episode run again, up to ``max_attempts`` times.
 """
@@ -10,35 +10,15 @@ down and rebuilt and the episode run again, up to ``max_attempts`` times.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import os
 import re
 import socket
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from gui_agent.policy import Policy
-
-
-class PoolWorker(Protocol):
-    """What a pool's worker process or Ray actor holds: ``run`` one item, then ``close``."""
-
-    def run(self, item: Any) -> dict[str, Any]:
-        """The record for ``item`` (a :class:`~gui_agent.evaluate.work.WorkItem`), with its ``key``."""
-
-    def close(self) -> None:
-        """Release what the worker holds (browsers, displays)."""
-
-
-class WorkerSpec(Protocol):
-    """Picklable plain data a pool sends to each worker process or Ray actor, which calls
-    ``build()`` there. The evaluation's is :class:`WorkerConfig`; other jobs (reward-data
-    building, :mod:`replay.reward_worker`) bring their own and reuse the pools as they are."""
-
-    def build(self) -> PoolWorker:
-        """The worker, built in the process that will run it."""
+from gui_agent.registry import load_policy, scorers
 
 
 @dataclass(frozen=True)
@@ -46,7 +26,7 @@ class WorkerConfig:
     """Everything a worker needs; plain data, so it pickles to another process or machine.
 
     Attributes:
-        policy: a policy spec (see :func:`make_policy`).
+        policy: a policy spec (see :func:`gui_agent.registry.load_policy`).
         out_dir: the run's folder; episodes go to ``<out_dir>/episodes/<task>/<repeat>/``.
         max_attempts: tries of an episode whose environment failed.
         on_loop: the doom-loop guard's action, ``stop`` or ``warn``.
@@ -71,21 +51,6 @@ class WorkerConfig:
         return EpisodeWorker(self)
 
 
-def make_policy(spec: str) -> Policy:
-    """Build a policy from a spec: ``oracle``, ``random[:SEED]``, ``replay:DIR`` (see
-    :func:`models.policies.load_policy`), or ``py:package.module:Name`` for any importable
-    class or factory called with no arguments (your own policy)."""
-    if spec.startswith("py:"):
-        module, _, attr = spec[3:].rpartition(":")
-        if not module or not attr:
-            raise ValueError(f"expected py:package.module:Name, got {spec!r}")
-        factory = getattr(importlib.import_module(module), attr)
-        return factory()
-    from models.policies import load_policy
-
-    return load_policy(spec)
-
-
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "task"
 
@@ -98,11 +63,9 @@ class EpisodeWorker:
         from gui_agent.runner import EnvSlot
 
         self.config = config
-        self.policy = make_policy(config.policy)
+        self.policy = load_policy(config.policy)
         if config.best_of > 1:
-            from models.reward.best_of import best_of_policy
-
-            self.policy = best_of_policy(self.policy, str(config.reward_model), config.best_of)
+            self.policy = scorers().best_of_policy(self.policy, str(config.reward_model), config.best_of)
         self._judge: Any = None
         self.slot = EnvSlot(headless=config.headless)
         self.current_task: str | None = None

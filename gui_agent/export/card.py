@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from datasets import Features
 from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.splits import SplitDict, SplitInfo
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from datasets import Features
 from gui_agent.episode.format import FORMAT_VERSION, EpisodeMeta
 from gui_agent.export.features import SCRUB_KINDS
 from gui_agent.export.layout import (

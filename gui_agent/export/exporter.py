@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from datasets import Features
+
 from gui_agent.actions import action_from_dict, action_to_text
 from gui_agent.episode import Episode, EpisodeMeta
+from gui_agent.errors import ExportError, NothingExportedError
 from gui_agent.export import reward as reward_mod
 from gui_agent.export.card import Summary, render_card
-from gui_agent.errors import ExportError, NothingExportedError
 from gui_agent.export.features import config_features
 from gui_agent.export.layout import (
     CARD_FILE,

@@ -16,9 +16,9 @@ import typing
 from functools import lru_cache
 from typing import Any, Literal, Union
 
+from datasets import Features, Image, List, Value, Video
 from pydantic import BaseModel
 
-from datasets import Features, Image, List, Value, Video
 from gui_agent.actions import ACTION_TYPES
 from gui_agent.episode.format import Usage
 from gui_agent.export.layout import EPISODES, OUTCOMES, PREFERENCES, REWARD, SFT, STEPS
@@ -142,6 +142,64 @@ def sft_features() -> Features:
     )
 
 
+def reward_features() -> Features:
+    """The ``reward`` config's columns."""
+    return Features(
+        {
+            "sample_id": Value("string"),
+            "episode_id": Value("string"),
+            "step_index": Value("int32"),
+            "task_id": Value("string"),
+            "instruction": Value("string"),
+            "image": Image(),
+            "action": action_fields(),
+            "action_text": Value("string"),
+            "reward": Value("float64"),
+            "label": Value("string"),
+            "perturbation": Value("string"),
+            "source": Value("string"),
+            "group": Value("string"),
+            "detail": Value("string"),
+        }
+    )
+
+
+def outcome_features() -> Features:
+    """The ``outcomes`` config's columns."""
+    return Features(
+        {
+            "sample_id": Value("string"),
+            "episode_id": Value("string"),
+            "task_id": Value("string"),
+            "instruction": Value("string"),
+            "success": Value("bool"),
+            "reward": Value("float64"),
+            "steps": Value("int32"),
+            "final_image": Image(),
+            "perturbation": Value("string"),
+            "source": Value("string"),
+            "group": Value("string"),
+            "detail": Value("string"),
+        }
+    )
+
+
+def preference_features() -> Features:
+    """The ``preferences`` config's columns (episodes by id: export them with ``--format steps``)."""
+    return Features(
+        {
+            "pair_id": Value("string"),
+            "task_id": Value("string"),
+            "instruction": Value("string"),
+            "chosen_episode_id": Value("string"),
+            "rejected_episode_id": Value("string"),
+            "chosen_reward": Value("float64"),
+            "rejected_reward": Value("float64"),
+            "reason": Value("string"),
+        }
+    )
+
+
 def config_features(config: str, *, video: bool = False) -> Features:
     """The features of one config by name."""
     if config == STEPS:
@@ -151,15 +209,9 @@ def config_features(config: str, *, video: bool = False) -> Features:
     if config == SFT:
         return sft_features()
     if config == REWARD:
-        from gui_agent.export.reward import reward_features
-
         return reward_features()
     if config == OUTCOMES:
-        from gui_agent.export.reward import outcome_features
-
         return outcome_features()
     if config == PREFERENCES:
-        from gui_agent.export.reward import preference_features
-
         return preference_features()
     raise ValueError(f"unknown config {config!r}")

@@ -27,9 +27,9 @@ uses (a bad line is reported and skipped). :class:`RewardDataWriter` appends rec
 (flushed per line), and knows which ids are already written so an interrupted build resumes.
 
 Export (``--format reward``) turns each step sample into one row of the ``reward`` config
-(:func:`reward_features`, the screenshot embedded), each outcome sample into one of
-``outcomes`` (:func:`outcome_features`, the final screen embedded) and each pair into one
-of ``preferences`` (:func:`preference_features`).
+(the screenshot embedded), each outcome sample into one of ``outcomes`` (the final screen
+embedded) and each pair into one of ``preferences``; their columns are in
+:mod:`gui_agent.export.features`. Reading and writing records needs no ``datasets``.
 """
 
 from __future__ import annotations
@@ -42,10 +42,8 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from datasets import Features, Image, Value
 from gui_agent.actions import action_from_dict
 from gui_agent.errors import ActionError, ExportError, FileFormatError
-from gui_agent.export.features import action_fields
 
 REWARD_FILE = "reward.jsonl"
 OUTCOMES_FILE = "outcomes.jsonl"
@@ -298,67 +296,6 @@ def write_records(file: str | Path, records: Iterable[RewardSample | OutcomeSamp
             count += 1
     tmp.replace(path)
     return count
-
-
-# -- export ---------------------------------------------------------------------------
-
-
-def reward_features() -> Features:
-    """The ``reward`` config's columns."""
-    return Features(
-        {
-            "sample_id": Value("string"),
-            "episode_id": Value("string"),
-            "step_index": Value("int32"),
-            "task_id": Value("string"),
-            "instruction": Value("string"),
-            "image": Image(),
-            "action": action_fields(),
-            "action_text": Value("string"),
-            "reward": Value("float64"),
-            "label": Value("string"),
-            "perturbation": Value("string"),
-            "source": Value("string"),
-            "group": Value("string"),
-            "detail": Value("string"),
-        }
-    )
-
-
-def outcome_features() -> Features:
-    """The ``outcomes`` config's columns."""
-    return Features(
-        {
-            "sample_id": Value("string"),
-            "episode_id": Value("string"),
-            "task_id": Value("string"),
-            "instruction": Value("string"),
-            "success": Value("bool"),
-            "reward": Value("float64"),
-            "steps": Value("int32"),
-            "final_image": Image(),
-            "perturbation": Value("string"),
-            "source": Value("string"),
-            "group": Value("string"),
-            "detail": Value("string"),
-        }
-    )
-
-
-def preference_features() -> Features:
-    """The ``preferences`` config's columns (episodes by id: export them with ``--format steps``)."""
-    return Features(
-        {
-            "pair_id": Value("string"),
-            "task_id": Value("string"),
-            "instruction": Value("string"),
-            "chosen_episode_id": Value("string"),
-            "rejected_episode_id": Value("string"),
-            "chosen_reward": Value("float64"),
-            "rejected_reward": Value("float64"),
-            "reason": Value("string"),
-        }
-    )
 
 
 def find_reward_files(paths: Iterable[str | Path]) -> list[Path]:

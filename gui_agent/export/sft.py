@@ -34,8 +34,7 @@ from gui_agent.actions import (
     action_to_text,
 )
 from gui_agent.episode.format import EpisodeMeta
-from gui_agent.errors import ActionError
-from gui_agent.errors import ExportError
+from gui_agent.errors import ActionError, ExportError
 
 ActionFormat = Literal["uitars", "uitars-v1", "pyautogui", "canonical"]
 ACTION_FORMATS: tuple[str, ...] = ("uitars", "uitars-v1", "pyautogui", "canonical")

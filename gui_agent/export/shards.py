@@ -19,10 +19,10 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from datasets import Features
 from datasets.arrow_writer import get_parquet_column_options
 from datasets.config import DEFAULT_CDC_OPTIONS
 
-from datasets import Features
 from gui_agent.export.layout import partial_path, shard_path
 
 #: A shard is closed once it holds this many bytes (the hub's guidance: well under 1 GB).

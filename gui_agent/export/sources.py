@@ -21,8 +21,7 @@ from PIL import Image
 
 from gui_agent.episode import Episode, EpisodeMeta, read_episode, read_meta
 from gui_agent.episode.format import EPISODE_FILE, FrameFormat, frame_format_of
-from gui_agent.errors import EpisodeFormatError
-from gui_agent.errors import ExportError
+from gui_agent.errors import EpisodeFormatError, ExportError
 
 
 @dataclass(frozen=True)

@@ -75,18 +75,6 @@ from gui_agent.task.checks import (
     UrlMatchesArgs,
     UrlMatchesCheck,
 )
-from gui_agent.task.dumping import dump_task
-from gui_agent.task.environments import (
-    MINIWOB_URL_PREFIX,
-    MINIWOB_VIEWPORT,
-    BrowserEnvironment,
-    DesktopEnvironment,
-    Environment,
-    MailSettings,
-    Observe,
-    Screen,
-    Viewport,
-)
 from gui_agent.task.desktop_checks import (
     DESKTOP_CHECK_TYPES,
     CellFormulaArgs,
@@ -135,6 +123,18 @@ from gui_agent.task.desktop_steps import (
     WaitForFileStep,
     WaitForWindowArgs,
     WaitForWindowStep,
+)
+from gui_agent.task.dumping import dump_task
+from gui_agent.task.environments import (
+    MINIWOB_URL_PREFIX,
+    MINIWOB_VIEWPORT,
+    BrowserEnvironment,
+    DesktopEnvironment,
+    Environment,
+    MailSettings,
+    Observe,
+    Screen,
+    Viewport,
 )
 from gui_agent.task.loading import load_task, load_task_text
 from gui_agent.task.miniwob_pages import miniwob_html_dir, miniwob_task_file, miniwob_task_names

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from gui_agent.task._base import NonBlank, Regex, _Model, _SingleKey, _single_key_union
+from gui_agent.task._base import NonBlank, Regex, _Model, _single_key_union, _SingleKey
 from gui_agent.task.desktop_checks import (
     DESKTOP_CHECK_TYPES,
     CellFormulaCheck,

@@ -3,7 +3,7 @@
 Spreadsheet checks read the saved file, so a task that edits a document usually saves
 it in ``post_steps`` first (``hotkey: {keys: [ctrl, s]}`` + ``wait_for_file``). ``sheet``
 names a worksheet; omitted, the first one. Cells are A1 references (``B7``), ranges
-``A1:C4``. Their implementations live in :mod:`gui_agent.evaluation_desktop`.
+``A1:C4``. Their implementations live in :mod:`gui_agent.task.desktop_evaluator`.
 """
 
 from __future__ import annotations

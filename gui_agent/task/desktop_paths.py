@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator
 
 #: The apps a desktop task may list (``environment.apps``); the desktop environment has
-#: one launcher per name (``gui_agent/envs/desktop_apps.py``; a test keeps them equal).
+#: one launcher per name (``gui_agent/envs/desktop/apps/catalogue.py``; a test keeps them equal).
 DesktopApp = Literal["calc", "thunderbird"]
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 
 from pydantic import Field, field_validator
 
-from gui_agent.task._base import NonBlank, PositiveFloat, _Model, _SingleKey, _single_key_union
+from gui_agent.task._base import NonBlank, PositiveFloat, _Model, _single_key_union, _SingleKey
 from gui_agent.task.desktop_steps import (
     DESKTOP_STEP_TYPES,
     ActivateWindowStep,

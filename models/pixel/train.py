@@ -43,6 +43,8 @@ class TrainConfig:
     seed: int = 0
     time_budget_s: float | None = None
     warmup_steps: int = 100
+    #: torch CPU threads (None: torch's default).
+    threads: int | None = None
 
 
 @dataclass
@@ -97,6 +99,8 @@ def train(
     out = Path(out)
     config = config or TrainConfig()
     rng = random.Random(config.seed)
+    if config.threads:
+        torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     previous = load_checkpoint(out) if resume else None
     if previous is not None and previous.training is None and previous.meta.get("finished") and previous.meta.get("epochs_done", 0) >= config.epochs:

@@ -29,9 +29,9 @@ from gui_agent.export.reward import (
     RewardDataWriter,
     RewardSample,
 )
+from gui_agent.registry import load_policy
 from gui_agent.runner import EnvSlot, run_with_retries
 from gui_agent.task import load_task
-from models.policies import load_policy
 from models.reward.transitions import screen_changed
 
 

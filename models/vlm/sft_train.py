@@ -58,6 +58,8 @@ class TrainConfig:
     seed: int = 0
     device: str | None = None
     overwrite: bool = False
+    #: torch CPU threads (None: torch's default).
+    threads: int | None = None
 
     def learning_rate(self) -> float:
         """Default: 2e-4 for LoRA adapters, 1e-5 for full fine-tuning (pretrained weights)."""
@@ -146,6 +148,8 @@ def train_vlm(config: TrainConfig, *, on_row: ProgressCallback | None = None) ->
     options = SftOptions(action_format=config.action_format or family.action_format,  # type: ignore[arg-type]
                          images=config.images, history=config.history)
     data = load_rows(config.inputs, options, declared_format=config.action_format)
+    if config.threads:
+        torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     vlm = _load(config, family, data)
     check_frames(data, vlm)

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 import pytest
 
-
 TEST_PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>gui-agent test page</title>
 <style>
@@ -71,7 +70,7 @@ def test_page_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="module")
 def shared_env(test_page_url: str) -> Iterator["object"]:
     """One BrowserEnv shared by a module's action tests (each test resets it)."""
-    from gui_agent.envs.browser import BrowserEnv
+    from gui_agent.envs.browser.env import BrowserEnv
 
     env = BrowserEnv(url=test_page_url, viewport=(640, 480), step_timeout_s=10.0)
     try:

@@ -28,6 +28,7 @@ from gui_agent.episode import (
 )
 from gui_agent.episode.format import EPISODE_FILE, STEPS_FILE, frame_path
 from gui_agent.errors import EpisodeFormatError
+from tests.synthetic_episodes import write_synthetic
 
 TASK = TaskInfo(id="demo/task", instruction="Click the button", source="test")
 ENV = EnvInfo(kind="browser", screen=ScreenSize(width=64, height=48))
@@ -42,14 +43,13 @@ def frame(value: int) -> np.ndarray:
 
 
 def write_episode(root: Path, n_steps: int = 3, finalize: bool = True, frame_format: str = "png") -> Path:
-    writer = EpisodeWriter.create(root, task=TASK, env=ENV, actor=ACTOR, episode_id="ep", frame_format=frame_format)
     actions = [Click(10, 20), Type("hello\n"), Hotkey(("ctrl", "s")), Click(1, 2, button="right", count=2)]
-    for i in range(n_steps):
-        writer.add_step(actions[i % len(actions)], frame_before=frame(i), thought=f"step {i}")
-    if finalize:
-        writer.add_final_frame(frame(n_steps))
-        writer.finalize(Outcome(success=True, reward=1.0, termination="done"))
-    return writer.path
+    return write_synthetic(
+        root, "ep", [actions[i % len(actions)] for i in range(n_steps)], task_id=TASK.id, instruction=TASK.instruction,
+        env=ENV, actor=ACTOR, labels={}, frame_format=frame_format, frames=[frame(i) for i in range(n_steps)],
+        step_details=False, final=frame(n_steps) if finalize else False, finalize=finalize,
+        outcome=Outcome(success=True, reward=1.0, termination="done"),
+    )
 
 
 def test_round_trip_keeps_actions_frames_and_outcome(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
-from eval_procs import wait_until_none_mention
+
+from tests.evaluate.eval_procs import wait_until_none_mention
 
 
 @pytest.fixture

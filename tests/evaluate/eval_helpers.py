@@ -10,16 +10,13 @@ import sys
 import time
 from pathlib import Path
 
-from eval_procs import alive
-
-HERE = Path(__file__).resolve().parent
-MINIWOB = HERE.parents[1] / "datasets" / "tasks" / "miniwob"
+from tests.paths import REPO
 
 
 def cli_env(tmpdir: str) -> dict[str, str]:
     env = dict(os.environ)
     env["TMPDIR"] = tmpdir
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)  # py:tests.... policies
     return env
 
 
@@ -69,18 +66,3 @@ def wait_for(predicate, timeout_s: float = 120, what: str = "condition", proc: s
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                stat = fh.read().decode("ascii", "replace")
-        except OSError:
-            continue
-        if int(stat[stat.rfind(")") + 2 :].split()[1]) == pid and alive(int(entry)):
-            found.append(int(entry))
-    return found

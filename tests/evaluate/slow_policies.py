@@ -1,4 +1,4 @@
-"""Policies for the evaluation tests, importable by worker processes (``py:slow_policies:SlowOracle``)."""
+"""Policies for the evaluation tests, importable by worker processes (``py:tests.evaluate.slow_policies:SlowOracle``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ class SlowOracle:
     wait_s = 0.3
 
     def __init__(self) -> None:
-        from models.policies import load_policy
+        from gui_agent.registry import load_policy
 
         self.oracle = load_policy("oracle")
         self.left = 0

@@ -17,16 +17,17 @@ import time
 from pathlib import Path
 
 import pytest
-from eval_procs import state
 
 from gui_agent.envs.base import Observation
 from gui_agent.policy import PolicyOutput, TaskContext
 from gui_agent.runner import EnvSlot, run_with_retries
 from gui_agent.task import load_task
 from models.policies.desktop_oracle import DesktopOraclePolicy
-from tests.envs.desktop_helpers import wait_gone
+from tests.envs.desktop.desktop_helpers import wait_gone
+from tests.evaluate.eval_procs import state
+from tests.paths import REPO
 
-CALC = Path(__file__).resolve().parents[2] / "datasets" / "tasks" / "desktop" / "calc"
+CALC = REPO / "datasets" / "tasks" / "desktop" / "calc"
 STEP_TIMEOUT_S = 4.0
 
 

@@ -15,12 +15,15 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from eval_helpers import MINIWOB, children, finish, ledger_lines, start_eval, wait_for
-from eval_procs import alive, browser_main_pids, state
 from PIL import Image
 
+from gui_agent.envs import procfs
+from tests.evaluate.eval_helpers import finish, ledger_lines, start_eval, wait_for
+from tests.evaluate.eval_procs import alive, browser_main_pids, state
+from tests.paths import MINIWOB_TASKS as MINIWOB
+
 TASKS = [str(MINIWOB / f"{name}.yaml") for name in ("click-test", "click-button", "focus-text")]
-SLOW = "py:slow_policies:SlowOracle"
+SLOW = "py:tests.evaluate.slow_policies:SlowOracle"
 
 
 def still_alive(pids: list[int], timeout_s: float = 10.0) -> dict[int, str]:
@@ -28,15 +31,7 @@ def still_alive(pids: list[int], timeout_s: float = 10.0) -> dict[int, str]:
     deadline = time.monotonic() + timeout_s
     while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
-    left = {}
-    for pid in pids:
-        if alive(pid):
-            try:
-                with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                    left[pid] = handle.read().replace(b"\0", b" ").decode()[:200]
-            except OSError:
-                pass
-    return left
+    return {pid: (procfs.command_line(pid) or "")[:200] for pid in pids if alive(pid)}
 
 
 def test_eval_two_workers_writes_ledger_results_table_and_plot(private_tmp: str, tmp_path: Path, kill_on_exit) -> None:
@@ -130,7 +125,7 @@ def test_resume_after_ctrl_c_and_after_a_kill_redoes_only_unfinished_episodes(pr
     first = start_eval(args, private_tmp)
     kill_on_exit.append(first)
     wait_for(lambda: len(ledger_lines(out)) >= 2, what="two episodes", proc=first)
-    workers = children(first.pid)
+    workers = procfs.children(first.pid)
     first.send_signal(signal.SIGINT)
     code, text = finish(first, 60)
     assert code == 130 and "--resume" in text, text
@@ -141,7 +136,7 @@ def test_resume_after_ctrl_c_and_after_a_kill_redoes_only_unfinished_episodes(pr
     second = start_eval([*args, "--resume"], private_tmp)
     kill_on_exit.append(second)
     wait_for(lambda: len(ledger_lines(out)) >= len(after_first) + 2, what="two more episodes", proc=second)
-    workers = children(second.pid)
+    workers = procfs.children(second.pid)
     second.kill()
     second.wait(10)
     assert not still_alive(workers, timeout_s=20)

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 import ray
-from eval_helpers import HERE, MINIWOB, finish, ledger_lines, start_eval, wait_for
-from eval_procs import alive
+
+from tests.evaluate.eval_helpers import finish, ledger_lines, start_eval, wait_for
+from tests.evaluate.eval_procs import alive
+from tests.paths import MINIWOB_TASKS as MINIWOB
+from tests.paths import REPO
 
 TASKS = [str(MINIWOB / f"{name}.yaml") for name in ("click-test", "click-button", "focus-text")]
-SLOW = "py:slow_policies:SlowOracle"
+SLOW = "py:tests.evaluate.slow_policies:SlowOracle"
 
 
 @pytest.mark.slow
@@ -26,7 +29,7 @@ def test_ray_actors_give_the_same_results_replace_a_dead_actor_and_resume(
     # session and the browsers' temp dirs where the leak check looks; PYTHONPATH lets
     # actors import the test policy.
     monkeypatch.setenv("TMPDIR", private_tmp)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
     try:
         address = ray.get_runtime_context().gcs_address

@@ -17,14 +17,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from eval_procs import alive, mentioning, state, wait_until_none_mention
 
 from gui_agent.envs.base import Observation
 from gui_agent.policy import PolicyOutput, TaskContext
 from gui_agent.runner import EnvSlot, run_with_retries
 from gui_agent.task import load_task
+from tests.evaluate.eval_procs import alive, mentioning, state, wait_until_none_mention
+from tests.paths import REPO
 
-CLICK_BUTTON = Path(__file__).resolve().parents[2] / "datasets" / "tasks" / "miniwob" / "click-button.yaml"
+CLICK_BUTTON = REPO / "datasets" / "tasks" / "miniwob" / "click-button.yaml"
 STEP_TIMEOUT_S = 2.0
 
 
@@ -61,7 +62,7 @@ class FaultyOracle:
     name = "faulty-oracle"
 
     def __init__(self, slot: EnvSlot, fault: str, times: int = 1) -> None:
-        from models.policies import load_policy
+        from gui_agent.registry import load_policy
 
         self.oracle = load_policy("oracle")
         self.slot, self.fault, self.times = slot, fault, times
@@ -129,7 +130,7 @@ def test_when_every_attempt_fails_the_episode_is_an_unscored_env_failure(task, i
 
 
 def test_the_slot_reuses_one_browser_across_miniwob_tasks(inprocess_tmp: str, tmp_path: Path) -> None:
-    from models.policies import load_policy
+    from gui_agent.registry import load_policy
 
     tasks = [load_task(CLICK_BUTTON.with_name(name)) for name in ("click-test.yaml", "click-button.yaml", "focus-text.yaml")]
     slot = EnvSlot()

@@ -12,8 +12,7 @@ import pytest
 from gui_agent.actions import Click
 from gui_agent.cli import build_parser, main
 from gui_agent.export import ExportOptions, export_dataset
-
-from .conftest import write_synthetic
+from tests.synthetic_episodes import write_synthetic
 
 
 def test_commands_are_registered_with_examples(capsys: pytest.CaptureFixture[str]) -> None:

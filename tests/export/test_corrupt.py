@@ -5,14 +5,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import datasets
 import pytest
 
-import datasets
 from gui_agent.actions import Click, Type
 from gui_agent.cli import main
-from gui_agent.episode import ActorInfo, EnvInfo, EpisodeWriter, ScreenSize, TaskInfo
-
-from .conftest import write_synthetic
+from tests.synthetic_episodes import write_synthetic
 
 
 def _make_inputs(root: Path) -> dict[str, str]:
@@ -39,10 +37,7 @@ def _make_inputs(root: Path) -> dict[str, str]:
     path = write_synthetic(root, "missing-frame", [Click(1, 1)])
     (path / "frames" / "000000.png").unlink()
     bad["missing-frame"] = "missing frame"
-    writer = EpisodeWriter.create(root, task=TaskInfo(id="t", instruction="i"), actor=ActorInfo(type="human", name="a"),
-                                  env=EnvInfo(kind="desktop", screen=ScreenSize(width=8, height=8)), episode_id="unfinished")
-    writer.add_step(Click(1, 1))
-    writer._close_steps_file()  # a crash: status stays "recording"
+    write_synthetic(root, "unfinished", [Click(1, 1)], size=(8, 8), final=False, finalize=False)  # a crash: status stays "recording"
     bad["unfinished"] = "status: recording"
     shutil.copytree(root / "good0", root / "nested" / "copy-of-good0")
     bad["copy-of-good0"] = "duplicate episode id 'good0'"

@@ -6,20 +6,19 @@ import io
 import json
 from pathlib import Path
 
+import datasets
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from huggingface_hub import DatasetCard
 from PIL import Image
 
-import datasets
 from gui_agent.actions import Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.cli import main
 from gui_agent.episode import read_episode
 from gui_agent.export import ExportOptions, SplitSpec, export_dataset
 from gui_agent.export.features import config_features
-
-from .conftest import write_synthetic
+from tests.synthetic_episodes import write_synthetic
 
 ALL_ACTIONS = [
     Click(10, 20), Click(5, 6, button="right"), Move(30, 3), Drag(1, 2, 40, 30), Scroll(20, 20, dy=5),

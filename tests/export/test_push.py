@@ -18,9 +18,8 @@ from gui_agent.export import (
     import_dataset,
     push_dataset,
 )
-
-from .conftest import write_synthetic
-from .hub_server import FakeHub
+from tests.export.hub_server import FakeHub
+from tests.synthetic_episodes import write_synthetic
 
 TOKEN = "hf_TestTokenThatMustNeverLeak0123456789"
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import datasets
 import numpy as np
 import pytest
 
-import datasets
 from gui_agent.actions import Click, Type, action_to_dict
 from gui_agent.cli import main
 from gui_agent.export import ExportError, ExportOptions, export_dataset
 from gui_agent.export.reward import REWARD_FILE
-
-from .conftest import frame, write_synthetic
+from tests.synthetic_episodes import frame, write_synthetic
 
 
 def _samples(root: Path) -> Path:

@@ -15,9 +15,7 @@ from gui_agent.cli import main
 from gui_agent.episode import (
     ActorInfo,
     EnvInfo,
-    EpisodeWriter,
     ScreenSize,
-    TaskInfo,
     read_episode,
 )
 from gui_agent.export import (
@@ -27,8 +25,7 @@ from gui_agent.export import (
     export_dataset,
     import_dataset,
 )
-
-from .conftest import frame, write_synthetic
+from tests.synthetic_episodes import frame, write_synthetic
 
 EVERY_ACTION = [
     Click(10, 20), Click(5, 6, button="right", count=2), Click(7, 8, button="middle", count=3), Move(30, 3),
@@ -66,29 +63,25 @@ def test_every_action_kind_frame_after_and_final_frame_round_trip(tmp_path: Path
     source = tmp_path / "in"
     write_synthetic(source, "all", EVERY_ACTION, thoughts=[None, *["t"] * (len(EVERY_ACTION) - 1)])
     # An episode with frames after steps (as the recorder may write), no final frame, usage and events.
-    writer = EpisodeWriter.create(
-        source, task=TaskInfo(id="t/after", instruction="x"), actor=ActorInfo(type="policy", name="p"),
-        env=EnvInfo(kind="browser", screen=ScreenSize(width=32, height=24), scale=2.0), episode_id="after",
-    )
     from gui_agent.episode import Usage
     from gui_agent.episode.writer import write_frame_atomic
 
-    for i in range(3):
-        record = writer.add_step(Click(i, i), frame_before=frame(32, 24, i), usage=Usage(input_tokens=5, images=1, latency_s=0.5),
-                                 events=(i * 2, i * 2 + 2), info={"nested": {"k": [1, 2]}}, error="boom" if i == 1 else None)
-        assert record.frame_before
-    write_frame_atomic(writer.path / "frames" / "000001_after.png", frame(32, 24, 99))
-    writer.finalize(None, labels={"reviewed": True})
-    lines = (writer.path / "steps.jsonl").read_text().splitlines()
+    after = write_synthetic(
+        source, "after", [Click(i, i) for i in range(3)], task_id="t/after", instruction="x",
+        actor=ActorInfo(type="policy", name="p"), env=EnvInfo(kind="browser", screen=ScreenSize(width=32, height=24), scale=2.0),
+        labels={"reviewed": True}, frames=[frame(32, 24, i) for i in range(3)], thoughts=[None] * 3, step_details=False,
+        per_step=[{"usage": Usage(input_tokens=5, images=1, latency_s=0.5), "events": (i * 2, i * 2 + 2),
+                   "info": {"nested": {"k": [1, 2]}}, "error": "boom" if i == 1 else None} for i in range(3)],
+        final=False, outcome=None,
+    )
+    write_frame_atomic(after / "frames" / "000001_after.png", frame(32, 24, 99))
+    lines = (after / "steps.jsonl").read_text().splitlines()
     patched = json.loads(lines[1]) | {"frame_after": "frames/000001_after.png"}
     lines[1] = json.dumps(patched, separators=(",", ":"))
-    (writer.path / "steps.jsonl").write_text("\n".join(lines) + "\n")
+    (after / "steps.jsonl").write_text("\n".join(lines) + "\n")
     # And an episode with no steps at all.
-    empty = EpisodeWriter.create(source, task=TaskInfo(id="t/empty", instruction="nothing"),
-                                 actor=ActorInfo(type="human", name="h"),
-                                 env=EnvInfo(kind="desktop", screen=ScreenSize(width=8, height=8)), episode_id="empty")
-    empty.add_final_frame(frame(8, 8, 1))
-    empty.finalize(None)
+    write_synthetic(source, "empty", [], task_id="t/empty", instruction="nothing", actor=ActorInfo(type="human", name="h"),
+                    size=(8, 8), labels={}, final=frame(8, 8, 1), outcome=None)
 
     out, back = tmp_path / "ds", tmp_path / "back"
     report = export_dataset([source], out, ExportOptions(scrub=False, split=SplitSpec((("a", 0.5), ("b", 0.5)))))

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import datasets
 import numpy as np
 import pytest
 
-import datasets
 from gui_agent.actions import Click, Done, Type
 from gui_agent.cli import main
 from gui_agent.export import ExportError, ExportOptions, Scrubber, export_dataset
 from gui_agent.export.scrub import luhn_valid
-
-from .conftest import frame, write_synthetic
+from tests.synthetic_episodes import frame, write_synthetic
 
 
 @pytest.mark.parametrize(

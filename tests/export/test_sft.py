@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import datasets
 import numpy as np
 import pytest
 
-import datasets
 from gui_agent.action_formats import parse_pyautogui, parse_uitars
 from gui_agent.actions import (
     Click,
@@ -24,8 +24,7 @@ from gui_agent.actions import (
 )
 from gui_agent.export import ExportError, ExportOptions, SftOptions, export_dataset
 from gui_agent.export.sft import UITARS_ACTION_SPACE
-
-from .conftest import frame, write_synthetic
+from tests.synthetic_episodes import frame, write_synthetic
 
 ACTIONS = [Click(100, 50), Click(10, 20, button="right"), Move(30, 3), Drag(1, 2, 400, 300), Scroll(20, 20, dy=5),
            Type("hello\n"), Hotkey(("ctrl", "c")), Wait(5.0), Done(success=True, answer="42")]

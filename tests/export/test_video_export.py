@@ -15,24 +15,20 @@ import sys
 import threading
 from pathlib import Path
 
+import datasets
 import numpy as np
 import pytest
 
-import datasets
 from gui_agent.actions import Click
 from gui_agent.cli import main
 from gui_agent.episode import (
-    ActorInfo,
-    EnvInfo,
-    EpisodeWriter,
     Outcome,
-    ScreenSize,
-    TaskInfo,
 )
 from gui_agent.episode.format import VIDEO_FILE, VIDEO_TIMESTAMPS_FILE
 from gui_agent.export import import_dataset
 from recorder.screen import Frame
 from recorder.video import VideoRecorder
+from tests.synthetic_episodes import write_synthetic
 
 WIDTH, HEIGHT = 320, 200
 FPS = 20.0
@@ -89,19 +85,14 @@ def recorded_episode(root: Path, episode_id: str, n_frames: int = 24, step_frame
     """An episode whose steps happen at video frames ``step_frames``, with its recorded video."""
     pictures = [screen_picture(i) for i in range(n_frames)]
     times = [round(0.5 + 0.25 * i, 4) for i in range(n_frames)]  # recording time, not the video's own pts
-    writer = EpisodeWriter.create(
-        root,
-        task=TaskInfo(id="desktop/video", instruction="click three buttons", source="test"),
-        env=EnvInfo(kind="desktop", app="synthetic", screen=ScreenSize(width=WIDTH, height=HEIGHT)),
-        actor=ActorInfo(type="human", name="annotator-7"),
-        episode_id=episode_id,
+    folder = write_synthetic(
+        root, episode_id, [Click(100, 100) for _ in step_frames], task_id="desktop/video", instruction="click three buttons",
+        size=(WIDTH, HEIGHT), labels={}, frames=[pictures[k] for k in step_frames], thoughts=[None] * len(step_frames),
+        times=[times[k] + 0.01 for k in step_frames], step_details=False, final=pictures[-1],
+        outcome=Outcome(success=True, reward=1.0, termination="done"),
     )
-    for k in step_frames:
-        writer.add_step(Click(100, 100), frame_before=pictures[k], t=times[k] + 0.01)
-    writer.add_final_frame(pictures[-1])
-    writer.finalize(Outcome(success=True, reward=1.0, termination="done"))
-    record_clip(writer.path, pictures, times)
-    return writer.path, pictures
+    record_clip(folder, pictures, times)
+    return folder, pictures
 
 
 def decoded_frames(decoder) -> np.ndarray:  # type: ignore[no-untyped-def]

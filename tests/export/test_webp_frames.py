@@ -5,18 +5,17 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import datasets
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from PIL import Image
 
-import datasets
 from gui_agent.actions import Click, Type
 from gui_agent.cli import main
 from gui_agent.episode import read_episode
 from gui_agent.export import ExportOptions, export_dataset, import_dataset
-
-from .conftest import frame, write_synthetic
+from tests.synthetic_episodes import frame, write_synthetic
 
 
 def _frames(folder: Path) -> dict[str, bytes]:

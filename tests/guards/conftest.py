@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from guard_page import PAGE, TASK
+
+from tests.guards.guard_page import PAGE, TASK
 
 
 @pytest.fixture(scope="module")

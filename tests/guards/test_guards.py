@@ -6,7 +6,6 @@ import time
 from pathlib import Path
 
 import pytest
-from guard_page import BLANK, CLOSE, FIELD, INC, OPEN
 
 from gui_agent.actions import Click, Hotkey, Type, Wait
 from gui_agent.envs.base import Observation
@@ -14,6 +13,7 @@ from gui_agent.episode import Usage, read_episode
 from gui_agent.guards import Budget, BudgetMeter
 from gui_agent.policy import PolicyOutput, TaskContext
 from gui_agent.runner import run_episode
+from tests.guards.guard_page import BLANK, CLOSE, FIELD, INC, OPEN
 
 
 class Scripted:

@@ -17,8 +17,9 @@ from gui_agent.episode import read_episode
 from gui_agent.policy import PolicyOutput, TaskContext
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
+from tests.paths import REPO
 
-SUM_COLUMN = Path(__file__).resolve().parents[2] / "datasets" / "tasks" / "desktop" / "calc" / "sum-column.yaml"
+SUM_COLUMN = REPO / "datasets" / "tasks" / "desktop" / "calc" / "sum-column.yaml"
 
 
 class OracleThatDeletesNotes:
@@ -27,7 +28,7 @@ class OracleThatDeletesNotes:
     name = "oracle-deleting-notes"
 
     def __init__(self, env) -> None:
-        from models.policies import load_policy
+        from gui_agent.registry import load_policy
 
         self.oracle = load_policy("desktop-oracle")
         self.env = env

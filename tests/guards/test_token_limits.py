@@ -9,15 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from guard_page import TASK
-from token_policies import TokenSpender
 
 from gui_agent.errors import TaskFileError
 from gui_agent.guards import Budget
 from gui_agent.runner import run_episode
 from gui_agent.task import Limits, load_task
-
-HERE = Path(__file__).resolve().parent
+from tests.guards.guard_page import TASK
+from tests.guards.token_policies import TokenSpender
+from tests.paths import REPO
 
 
 def _task_file(guard_files: dict[str, Path], limits: str, name: str) -> Path:
@@ -61,11 +60,11 @@ def test_a_bad_token_limit_is_an_error_naming_the_key(guard_files: dict[str, Pat
 
 @pytest.mark.slow
 def test_eval_max_tokens_overrides_the_task_file(token_task_file: Path, protected, tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
     def run(out: Path, *extra: str) -> dict:
         proc = subprocess.run([sys.executable, "-m", "gui_agent", "eval", str(token_task_file), "--policy",
-                               "py:token_policies:TokenSpender", "--out", str(out), "--quiet", *extra],
+                               "py:tests.guards.token_policies:TokenSpender", "--out", str(out), "--quiet", *extra],
                               env=env, capture_output=True, text=True, timeout=180)
         assert proc.returncode in (0, 1) and (out / "ledger.jsonl").is_file(), proc.stdout + proc.stderr
         [line] = [json.loads(text) for text in (out / "ledger.jsonl").read_text().splitlines()]

@@ -1,14 +1,13 @@
 """A policy that reports model usage, importable by eval worker processes
-(``--policy py:token_policies:TokenSpender``)."""
+(``--policy py:tests.guards.token_policies:TokenSpender``)."""
 
 from __future__ import annotations
-
-from guard_page import CLOSE, INC, OPEN
 
 from gui_agent.actions import Click
 from gui_agent.envs.base import Observation
 from gui_agent.episode import Usage
 from gui_agent.policy import PolicyOutput, TaskContext
+from tests.guards.guard_page import CLOSE, INC, OPEN
 
 #: What every decision costs: 400 tokens (300 in, 100 out) and one image.
 USAGE = Usage(input_tokens=300, output_tokens=100, images=1)

@@ -23,8 +23,9 @@ from models.policies.desktop_oracle import calc as calc_scripts
 from models.policies.desktop_oracle import mail as mail_scripts
 from models.policies.desktop_oracle.script import WaitForTitle, keys, type_text
 from models.policies.random_policy import RandomPolicy
+from tests.paths import REPO
 
-SUITES = Path(__file__).resolve().parents[2] / "datasets" / "tasks" / "desktop"
+SUITES = REPO / "datasets" / "tasks" / "desktop"
 CALC = SUITES / "calc"
 MAIL = SUITES / "mail"
 CALC_TASKS = sorted(CALC.glob("*.yaml"))

@@ -17,21 +17,22 @@ import pytest
 
 from gui_agent.actions import ACTION_TYPES, Click, Done, Drag, Hotkey, Scroll, Type, action_from_dict, action_to_dict
 from gui_agent.envs.base import Observation
-from gui_agent.policy import Policy, TaskContext
 from gui_agent.episode import read_episode
+from gui_agent.policy import Policy, TaskContext
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
 from gui_agent.task.checks import MiniwobRewardCheck
 from models.policies.miniwob_oracle import SOLVERS, SUPPORTED_TASKS, MiniWobOraclePolicy, UnsupportedTaskError, task_name
+from tests.paths import REPO
 
-TASK_DIR = Path(__file__).resolve().parents[2] / "datasets" / "tasks" / "miniwob"
+TASK_DIR = REPO / "datasets" / "tasks" / "miniwob"
 TASK_FILES = sorted(TASK_DIR.glob("*.yaml"))
 SEEDS = (0, 7, 42)
 
 
 # ---------------------------------------------------------------------- fake pages
 def _el(ref: int, tag: str, bbox: list[float], *, parent: int | None = 1, **fields: Any) -> dict[str, Any]:
-    """One element dict as gui_agent.envs.dom_snapshot writes it."""
+    """One element dict as gui_agent.envs.browser.dom_snapshot writes it."""
     base: dict[str, Any] = {
         "ref": ref, "parent": parent, "tag": tag, "id": "", "classes": "", "text": "", "value": None,
         "type": None, "checked": None, "focused": False, "disabled": False, "name": None, "role": None,

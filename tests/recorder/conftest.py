@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
 
 
 class Xvfb:
@@ -133,7 +133,7 @@ class HeadedPage:
     def __init__(self, display: str, size: tuple[int, int]):
         from playwright.sync_api import sync_playwright
 
-        from gui_agent.envs.chromium import ChromiumProcess
+        from gui_agent.envs.browser.chromium import ChromiumProcess
 
         self.chromium = ChromiumProcess(headless=False, display=display, window_size=size,
                                         extra_args=("--window-position=0,0",))

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from gui_agent.actions import Hotkey, Type
-from gui_agent.envs.desktop_apps import libreoffice_ipc_socket
+from gui_agent.envs.desktop.apps.libreoffice import libreoffice_ipc_socket
 from gui_agent.episode import read_episode
 
 SOFFICE = "/usr/bin/soffice"

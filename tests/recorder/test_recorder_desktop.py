@@ -14,6 +14,7 @@ from gui_agent.actions import Click, Drag, Hotkey, Scroll, Type
 from gui_agent.episode import read_episode
 from gui_agent.episode.format import EVENTS_FILE
 from recorder.events import read_events
+from tests.paths import REPO
 
 PAGE = """<!DOCTYPE html><html><head><title>recorder test</title><style>
 body{margin:0;height:4000px;background:#fff}
@@ -205,9 +206,8 @@ def test_terminal_prompts_for_task_verdict_and_notes(xvfb, tmp_path):
     import os
     import pty
     import select
-    from pathlib import Path
 
-    repo = Path(__file__).resolve().parents[2]
+    repo = REPO
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "gui_agent", "record", "--display", xvfb.display,
                              "--out", str(tmp_path / "o"), "--duration", "3"],

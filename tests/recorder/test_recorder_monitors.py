@@ -13,11 +13,11 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from x_monitors import SolidWindows, set_monitors
 
 from gui_agent.actions import Click, Drag, Scroll
-from gui_agent.envs.xvfb import XvfbDisplay
+from gui_agent.envs.desktop.xvfb import XvfbDisplay
 from gui_agent.episode import read_episode
+from tests.recorder.x_monitors import SolidWindows, set_monitors
 
 SIZE = (2304, 800)
 #: Left: 1280x800 at the origin; right: 1024x768, 32 px lower (monitors need not line up).

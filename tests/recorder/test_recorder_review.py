@@ -12,32 +12,33 @@ from gui_agent.actions import Click, Drag, Type
 from gui_agent.episode import (
     ActorInfo,
     EnvInfo,
-    EpisodeWriter,
     Outcome,
     ScreenSize,
-    TaskInfo,
     read_episode,
 )
+from tests.synthetic_episodes import write_synthetic
 
 PINK = (255, 20, 147)
 
 
 def make_episode(root, n_extra: int = 0, frame_format: str = "png"):
-    writer = EpisodeWriter.create(root, task=TaskInfo(id="rev", instruction="review me", source="human"),
-                                  env=EnvInfo(kind="desktop", screen=ScreenSize(width=640, height=400)),
-                                  actor=ActorInfo(type="human", name="tester"), frame_format=frame_format)
     blue = np.zeros((400, 640, 3), np.uint8)
     blue[..., 2] = 200
     actions = [Click(200, 150), Drag(50, 300, 400, 300), Type("hi\n")] + [Click(10 + i, 10) for i in range(n_extra)]
-    for i, action in enumerate(actions):
+    frames = []
+    for i in range(len(actions)):
         frame = blue.copy()
         frame[0:20, 600:640] = (i * 20, 0, 0)  # each frame distinguishable
-        writer.add_step(action, frame_before=frame, t=0.5 * i, events=(2 * i, 2 * i + 2))
+        frames.append(frame)
     final = blue.copy()
     final[...] = (0, 120, 0)
-    writer.add_final_frame(final)
-    writer.finalize(Outcome(success=True, termination="stopped"))
-    return writer.path
+    return write_synthetic(
+        root, None, actions, task_id="rev", instruction="review me", task_source="human", size=(640, 400),
+        env=EnvInfo(kind="desktop", screen=ScreenSize(width=640, height=400)), actor=ActorInfo(type="human", name="tester"),
+        labels={}, frame_format=frame_format, frames=frames, thoughts=[None] * len(actions),
+        times=[0.5 * i for i in range(len(actions))], events=[(2 * i, 2 * i + 2) for i in range(len(actions))],
+        step_details=False, final=final, outcome=Outcome(success=True, termination="stopped"),
+    )
 
 
 def close(a, b, tol=40):
@@ -49,7 +50,7 @@ def test_review_page_draws_actions_on_frames_in_chromium(tmp_path):
     from PIL import Image
     from playwright.sync_api import sync_playwright
 
-    from gui_agent.envs.chromium import ChromiumProcess
+    from gui_agent.envs.browser.chromium import ChromiumProcess
 
     episode = make_episode(tmp_path)
     out = subprocess.run([sys.executable, "-m", "gui_agent", "review", str(episode)], capture_output=True, text=True, timeout=60)

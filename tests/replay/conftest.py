@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
+
+ROOT = REPO
 MINIWOB = ROOT / "datasets" / "tasks" / "miniwob"
 
 #: click-button moved: a wider viewport, the task area pushed right, a spacer above it and
@@ -45,9 +47,9 @@ def task_variant(base: Path, out: Path, *, script: str, viewport: tuple[int, int
 def oracle_episodes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
     """Successful oracle episodes: click-button seeds 1-4, enter-text seeds 0-1, click-checkboxes seed 2."""
     from gui_agent.envs.factory import make_env
+    from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.policies import load_policy
 
     root = tmp_path_factory.mktemp("oracle-episodes")
     policy = load_policy("oracle")

@@ -36,8 +36,8 @@ from gui_agent.actions import (
     Type,
     Wait,
 )
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 MINIWOB_TASKS = REPO / "datasets" / "tasks" / "miniwob"
 #: The recorder's screen; small, so grabbing and encoding keyframes stays cheap.
 SCREEN = (800, 600)
@@ -59,9 +59,9 @@ def oracle_actions(task_name: str, seed: int, *, env: object | None = None) -> l
     """The oracle's actions (page pixels) for ``task_name`` with ``seed``, from a headless run
     (in ``env`` when given: one browser for many plans)."""
     from gui_agent.episode import read_episode
+    from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.policies import load_policy
 
     scratch = Path(tempfile.mkdtemp(prefix="gui-agent-human-plan-"))
     try:
@@ -144,7 +144,7 @@ def record_human(task_name: str, seed: int, out_dir: Path, *, actions: list[Acti
     ``actions`` (default: the oracle's) with xdotool, stops the recorder with SIGTERM and
     stops both by PID, also on failure.
     """
-    from gui_agent.envs.xvfb import XvfbDisplay
+    from gui_agent.envs.desktop.xvfb import XvfbDisplay
 
     actions = oracle_actions(task_name, seed) if actions is None else actions
     rng = random.Random(f"{task_name}:{seed}:{rng_seed}")

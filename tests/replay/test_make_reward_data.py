@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import datasets
 import pytest
 
-import datasets
 from gui_agent.cli import main
 from gui_agent.cli.make_reward_data import KINDS
 from gui_agent.episode import read_episode
@@ -157,7 +157,7 @@ def test_a_killed_build_resumes_without_redoing_or_duplicating(oracle_episodes, 
     import sys
     import time
 
-    from gui_agent.envs.chromium import kill_orphaned_browsers
+    from gui_agent.envs.browser.chromium import kill_orphaned_browsers
 
     out = tmp_path / "rd"
     command = [sys.executable, "-m", "gui_agent", "make-reward-data", str(oracle_episodes["enter-text"][0]),

@@ -9,28 +9,23 @@ from gui_agent.envs.base import Observation
 from gui_agent.episode import (
     ActorInfo,
     EnvInfo,
-    EpisodeWriter,
     Outcome,
     ScreenSize,
-    TaskInfo,
     read_episode,
 )
 from gui_agent.policy import TaskContext
 from replay.policy import AnchoredReplayPolicy
-
-from .test_anchor import _screen
+from tests.replay.test_anchor import _screen
+from tests.synthetic_episodes import write_synthetic
 
 
 def _episode(tmp_path: Path, actions, frames) -> Path:  # type: ignore[no-untyped-def]
-    writer = EpisodeWriter.create(
-        tmp_path, task=TaskInfo(id="t/x", instruction="do it"),
+    return write_synthetic(
+        tmp_path, None, actions, task_id="t/x", instruction="do it", task_source="human",
         env=EnvInfo(kind="browser", screen=ScreenSize(width=320, height=240)), actor=ActorInfo(type="human", name="a"),
+        labels={}, frames=frames, thoughts=[None] * len(actions), step_details=False, final=frames[-1],
+        outcome=Outcome(success=True, reward=1.0, termination="done"),
     )
-    for action, frame in zip(actions, frames):
-        writer.add_step(action, frame_before=frame)
-    writer.add_final_frame(frames[-1])
-    writer.finalize(Outcome(success=True, reward=1.0, termination="done"))
-    return writer.path
 
 
 def test_moves_clicks_keeps_typing_and_refuses_a_lost_click_but_not_a_scroll(tmp_path: Path) -> None:

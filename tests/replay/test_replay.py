@@ -14,8 +14,8 @@ from gui_agent.episode import read_episode, read_meta
 from replay.errors import ReplayError
 from replay.replayer import replay_episode
 from replay.source import load_source
-
-from .conftest import (
+from tests.paths import REPO
+from tests.replay.conftest import (
     MINIWOB,
     REMOVED_SETUP,
     RESTYLED_SETUP,
@@ -174,7 +174,7 @@ def test_bad_input_is_a_clear_error(oracle_episodes, copy_episode, tmp_path: Pat
         load_source(orphan)
     assert main(["replay", str(orphan), "--out", str(tmp_path / "o")]) == 2
     assert "pass the task file" in capsys.readouterr().out
-    desktop_task = Path(__file__).resolve().parents[2] / "datasets/tasks/desktop/calc/sum-column.yaml"
+    desktop_task = REPO / "datasets/tasks/desktop/calc/sum-column.yaml"
     assert main(["replay", str(oracle_episodes["click-button"][0]), "--task", str(desktop_task)]) == 2
     assert "ran in a browser environment but task" in capsys.readouterr().out
     assert main(["replay", str(oracle_episodes["click-button"][0]), "--threshold", "3"]) == 2

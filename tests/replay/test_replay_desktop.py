@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 
 from gui_agent.episode import read_episode
+from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies import load_policy
 from replay.replayer import replay_episode
 from replay.source import load_source
+from tests.paths import REPO
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPO
 
 
 @pytest.mark.slow

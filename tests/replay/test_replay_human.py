@@ -20,8 +20,7 @@ from gui_agent.episode import read_episode
 from replay.replayer import replay_episode
 from replay.simulator import Simulator
 from replay.source import load_source
-
-from .human_player import MINIWOB_TASKS, record_human, recorded_duration_s
+from tests.replay.human_player import MINIWOB_TASKS, record_human, recorded_duration_s
 
 
 @pytest.fixture(scope="module")

@@ -17,11 +17,12 @@ import pytest
 from gui_agent.cli import main
 from gui_agent.episode import read_episode
 from gui_agent.export.reward import read_outcomes, read_reward_samples, resolve_episode
+from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies import load_policy
+from tests.paths import REPO
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPO
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
 """A read-only view of one DOM snapshot, with the geometry a solver needs to click.
 
-Solvers locate elements by tag, id, class and text (see :mod:`gui_agent.envs.dom_snapshot`
+Solvers locate elements by tag, id, class and text (see :mod:`gui_agent.envs.browser.dom_snapshot`
 for the element dicts) and turn them into pixel points: the centre of the part of an
 element that is on screen, optionally avoiding boxes that lie on top of it.
 """

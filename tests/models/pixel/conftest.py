@@ -9,8 +9,9 @@ import pytest
 from gui_agent.envs.factory import make_env
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
+from tests.paths import REPO
 
-TASKS_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
+TASKS_DIR = REPO / "datasets" / "tasks" / "miniwob"
 
 
 @pytest.fixture(scope="session", autouse=True)

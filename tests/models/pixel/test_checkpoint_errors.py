@@ -11,8 +11,9 @@ from gui_agent.cli import main
 from gui_agent.errors import PolicyCheckpointError
 from models.pixel.checkpoint import load_checkpoint, save_checkpoint
 from models.pixel.network import NetConfig, PixelPolicyNet
+from tests.paths import REPO
 
-TASK = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob" / "click-tab.yaml"
+TASK = REPO / "datasets" / "tasks" / "miniwob" / "click-tab.yaml"
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:

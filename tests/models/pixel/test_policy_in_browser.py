@@ -10,13 +10,14 @@ from gui_agent.actions import Click, Done, Hotkey, Type, action_from_dict
 from gui_agent.cli import main
 from gui_agent.envs.factory import make_env
 from gui_agent.episode.reader import read_episode
+from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
 from models.pixel.policy import DEFAULT_CHECKPOINT, PixelPolicy
-from models.policies import load_policy
 from models.policies.random_policy import RandomPolicy
+from tests.paths import REPO
 
-TASKS_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
+TASKS_DIR = REPO / "datasets" / "tasks" / "miniwob"
 
 
 def test_the_policy_emits_valid_actions_through_the_runner(demos: Path, tiny_net_config, tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 import torch
-from reward_helpers import TASKS_DIR, episode_with_change
 
 from models.reward.network import NetConfig
+from tests.models.reward.reward_helpers import TASKS_DIR, episode_with_change
 
 #: Tasks of the small set (training tests hold out seeds of them).
 TASKS = ("click-button", "click-link", "enter-text")

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-TASKS_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
+from tests.paths import REPO
+
+TASKS_DIR = REPO / "datasets" / "tasks" / "miniwob"
 
 
 def episode_with_change(reward_data: Path, *, changed: bool) -> Path:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from reward_helpers import TASKS_DIR
 
 from gui_agent.envs.base import Observation
 from gui_agent.episode import read_episode, read_meta
@@ -18,6 +17,7 @@ from gui_agent.policy import TaskContext
 from models.policies.random_policy import RandomPolicy
 from models.reward.best_of import BestOfNPolicy
 from models.reward.model import RewardModel
+from tests.models.reward.reward_helpers import TASKS_DIR
 
 
 def _first_frame(reward_data: Path):  # type: ignore[no-untyped-def]

@@ -69,11 +69,11 @@ def test_cli_bad_data_exits_2_with_the_reason(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_reads_what_make_reward_data_writes(tmp_path: Path) -> None:
     """The replayer's real output (simulator variants, prefix labels) loads into examples."""
-    from reward_helpers import TASKS_DIR
+    from tests.models.reward.reward_helpers import TASKS_DIR
 
+    from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.policies import load_policy
 
     demo = run_episode(load_task(TASKS_DIR / "click-button.yaml"), load_policy("oracle"), out_dir=tmp_path / "demos", seed=0)
     assert demo.success

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from reward_helpers import episode_with_change as _episode
 
 from gui_agent.actions import Click
 from gui_agent.errors import ModelError
@@ -17,6 +16,7 @@ from models.reward.judge import (
     episode_trajectory,
     load_judge,
 )
+from tests.models.reward.reward_helpers import episode_with_change as _episode
 
 
 def test_count_votes_reads_the_first_yes_or_no_word() -> None:

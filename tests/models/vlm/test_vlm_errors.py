@@ -13,9 +13,10 @@ import pytest
 
 from gui_agent.cli import main
 from gui_agent.errors import GuiAgentError, ModelError
-from models.policies import load_policy
+from gui_agent.registry import load_policy
+from tests.paths import REPO
 
-TASK_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
+TASK_DIR = REPO / "datasets" / "tasks" / "miniwob"
 
 
 def _copy_with_config(source: Path, target: Path, **changes: object) -> Path:

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from gui_agent.episode import read_episode
+from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies import load_policy
+from tests.paths import REPO
 
-TASK_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
+TASK_DIR = REPO / "datasets" / "tasks" / "miniwob"
 
 FAMILIES = ("qwen2_vl", "qwen2_5_vl", "idefics3")
 FORMATS = {"qwen2_vl": "uitars-v1", "qwen2_5_vl": "uitars", "idefics3": "pyautogui"}

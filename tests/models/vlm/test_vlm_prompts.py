@@ -23,7 +23,7 @@ from gui_agent.episode import read_episode
 from gui_agent.errors import ActionParseError
 from gui_agent.export.sft import SftOptions
 from gui_agent.policy import PolicyOutput, SamplingPolicy, TaskContext
-from models.policies import load_policy
+from gui_agent.registry import load_policy
 from models.vlm.settings import ServeSettings, parse_spec, read_settings, write_settings
 from models.vlm.sft_data import encode_row, load_rows
 

@@ -17,12 +17,13 @@ import pytest
 
 from gui_agent.cli import main
 from gui_agent.episode import read_episode
+from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies import load_policy
 from tests.models.vlm.vlm_support import run_oracle
+from tests.paths import REPO
 
-TASK_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
+TASK_DIR = REPO / "datasets" / "tasks" / "miniwob"
 TASK_SEEDS = [("click-button", 0), ("click-link", 0), ("enter-text", 0)]
 
 

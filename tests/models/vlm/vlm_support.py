@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies import load_policy
+from tests.paths import REPO
 
-TASK_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
+TASK_DIR = REPO / "datasets" / "tasks" / "miniwob"
 
 
 def run_oracle(out: Path, task_seeds: list[tuple[str, int]]) -> list[Path]:

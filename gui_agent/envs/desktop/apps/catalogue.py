@@ -1,0 +1,29 @@
+"""The apps a desktop task can name, and how each is prepared and launched.
+
+A task lists the apps it needs (``environment.apps: [calc]``); the environment checks
+they are installed when it starts (a clear error with the apt package otherwise),
+prepares their settings in the episode's fresh home folder, and setup steps launch them
+(``launch: {app: calc}``) or open files in them (``open_file: {path: ..., app: calc}``).
+Each app's module says how; this one lists them.
+"""
+
+from __future__ import annotations
+
+from gui_agent.envs.desktop.apps.libreoffice import CALC
+from gui_agent.envs.desktop.apps.spec import AppContext, AppSpec
+from gui_agent.envs.desktop.apps.thunderbird import THUNDERBIRD
+from gui_agent.errors import EnvError
+
+#: Every app by name (the names task files may use).
+APPS: dict[str, AppSpec] = {spec.name: spec for spec in (CALC, THUNDERBIRD)}
+
+
+def get_app(name: str) -> AppSpec:
+    """The app called ``name``; unknown names raise :class:`EnvError` listing the known ones."""
+    try:
+        return APPS[name]
+    except KeyError:
+        raise EnvError(f"unknown app {name!r}; known apps: {', '.join(sorted(APPS))}") from None
+
+
+__all__ = ["APPS", "AppContext", "AppSpec", "get_app"]

@@ -1,0 +1,75 @@
+"""What the desktop needs to know of an app: how to check, prepare, launch and clean it up.
+
+Each app module (:mod:`.libreoffice`, :mod:`.thunderbird`) defines its :class:`AppSpec`;
+:mod:`.catalogue` lists them by the names task files use.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gui_agent.errors import EnvError
+
+
+@dataclass(frozen=True)
+class AppContext:
+    """What an app's hooks may use: the episode's home, its private folder, settings."""
+
+    home: Path
+    private_dir: Path
+    env: dict[str, str]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    """One app a task can use.
+
+    Attributes:
+        name: the name task files use (``calc``).
+        title: what people call it, for messages.
+        command: the launch command (``argv[0]`` looked up on PATH) before extra args;
+            ``{home}`` stands for the episode's home folder.
+        window_title: a regex matching the app's main window title once it is up.
+        install_hint: how to install it.
+        required_files: files that must exist besides the executable (an app module).
+        prepare: writes the app's settings into a fresh home folder before any launch.
+        open_command: the command opening a file (gets the absolute path).
+        leftovers: files the app leaves outside the episode's folder even when stopped
+            (given the home folder), removed after it stops.
+    """
+
+    name: str
+    title: str
+    command: tuple[str, ...]
+    window_title: str
+    install_hint: str
+    required_files: tuple[Path, ...] = ()
+    prepare: Callable[[AppContext], None] | None = None
+    open_command: Callable[[str], Sequence[str]] | None = None
+    leftovers: Callable[[Path], Sequence[Path]] | None = None
+
+    def check_installed(self, path_env: str | None = None) -> None:
+        """Raise :class:`EnvError` naming the package to install if the app is missing."""
+        if shutil.which(self.command[0], path=path_env or os.environ.get("PATH", os.defpath)) is None:
+            raise EnvError(f"{self.title} is not installed ({self.command[0]!r} not found on PATH): {self.install_hint}")
+        for required in self.required_files:
+            if not required.exists():
+                raise EnvError(f"{self.title} is not installed ({required} is missing): {self.install_hint}")
+
+    def launch_argv(self, args: Sequence[str] = (), *, home: Path | None = None) -> list[str]:
+        """The launch command; ``{home}`` in it becomes the episode's home folder."""
+        return [part.format(home=home) if "{home}" in part else part for part in self.command] + list(args)
+
+    def open_argv(self, path: str, *, home: Path | None = None) -> list[str]:
+        if self.open_command is None:
+            return [*self.launch_argv(home=home), path]
+        return list(self.open_command(path))
+
+
+__all__ = ["AppContext", "AppSpec"]

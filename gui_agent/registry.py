@@ -1,0 +1,145 @@
+"""What the core finds in other packages: policies and scorers, registered as entry points.
+
+The core (runner, ``gui-agent run`` and ``eval``, the workers) never imports ``models/``:
+policies need torch or transformers, and an annotator's laptop records without them. A
+package offers its policies by naming them in its ``pyproject.toml``, the way plugins of
+pytest or Gymnasium do, and the core looks them up by the spec's prefix::
+
+    [project.entry-points."gui_agent.policies"]
+    oracle = "models.policies.specs:ORACLE"        # a PolicyEntry
+    my-agent = "my_package.agent:ENTRY"            # your own, once your package is installed
+
+A spec is ``NAME`` or ``NAME:ARGUMENT`` (``random:3``, ``hf:PATH?images=2``); the entry's
+``build`` gets the argument ("" when there is none). ``py:package.module:Name`` builds any
+importable class or factory with no arguments, without registering anything.
+
+Judges and reward models (``gui-agent eval --judge``, ``--best-of``) come the same way,
+from the one :class:`Scorers` registered under ``gui_agent.scorers``.
+
+Entry points are read from the installed distributions' metadata at each call, so there
+is no module-level registry to mutate, and a test or a worker process sees what is
+installed, nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+
+from gui_agent.policy import Policy
+
+#: The entry-point group of policies: name -> :class:`PolicyEntry`.
+POLICY_GROUP = "gui_agent.policies"
+#: The entry-point group of judges and reward models: one name -> :class:`Scorers`.
+SCORER_GROUP = "gui_agent.scorers"
+
+_NOT_INSTALLED = "is gui-agent installed? run scripts/setup.sh (it installs the project into .venv)"
+
+
+@dataclass(frozen=True)
+class PolicyEntry:
+    """One kind of policy, as ``--policy NAME[:ARGUMENT]`` names it.
+
+    Attributes:
+        name: the spec's prefix (``oracle``, ``hf``).
+        summary: one line for ``--help`` and for the error listing known policies.
+        build: makes the policy from the text after ``NAME:`` ("" when there is none);
+            raises ValueError (or a :class:`~gui_agent.errors.GuiAgentError`) with a
+            clear message when the argument is wrong or a dependency is missing.
+    """
+
+    name: str
+    summary: str
+    build: Callable[[str], Policy]
+
+
+@dataclass(frozen=True)
+class Scorers:
+    """Judges and reward models: what ``gui-agent eval --judge`` and ``--best-of`` use.
+
+    Attributes:
+        check_judge: fail fast on a judge spec that cannot work (loads no weights).
+        load_judge: the judge for a spec (a reward-model checkpoint or ``hf:MODEL``).
+        check_reward_model: fail fast on a reward-model checkpoint that cannot load.
+        best_of_policy: wrap a policy so a reward model picks among N sampled decisions.
+    """
+
+    check_judge: Callable[[str], None]
+    load_judge: Callable[[str], Any]
+    check_reward_model: Callable[[str], None]
+    best_of_policy: Callable[[Policy, str, int], Policy]
+
+
+def policy_entries() -> dict[str, PolicyEntry]:
+    """The installed policies by name (each entry point's module is imported; they are light)."""
+    found: dict[str, PolicyEntry] = {}
+    for point in entry_points(group=POLICY_GROUP):
+        entry = point.load()
+        if not isinstance(entry, PolicyEntry):
+            raise TypeError(f"entry point {point.name} = {point.value!r} in {POLICY_GROUP} is not a PolicyEntry")
+        found[point.name] = entry
+    return found
+
+
+def describe_policies() -> str:
+    """The known policy specs, one per line, for ``--help`` and error messages."""
+    entries = policy_entries()
+    lines = [f"  {name:14s} {entries[name].summary}" for name in entries]
+    lines.append(f"  {'py:MOD:NAME':14s} any importable class or factory called with no arguments (your own policy)")
+    return "\n".join(lines)
+
+
+def load_policy(spec: str) -> Policy:
+    """Build a policy from its spec: ``NAME[:ARGUMENT]`` of an installed entry, or ``py:module:Name``.
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones), a malformed
+            ``py:`` spec, or an argument the policy refuses.
+    """
+    if spec.startswith("py:"):
+        module, _, attr = spec[3:].rpartition(":")
+        if not module or not attr:
+            raise ValueError(f"expected py:package.module:Name, got {spec!r}")
+        factory = getattr(importlib.import_module(module), attr)
+        return factory()
+    name, _, argument = spec.partition(":")
+    entries = policy_entries()
+    if not entries:
+        raise ValueError(f"no policies are registered ({POLICY_GROUP} entry points); {_NOT_INSTALLED}")
+    entry = entries.get(name)
+    if entry is None:
+        raise ValueError(f"unknown policy {spec!r}; known policies:\n{describe_policies()}")
+    return entry.build(argument)
+
+
+def scorers() -> Scorers:
+    """The installed judges and reward models.
+
+    Raises:
+        ValueError: none is installed, or more than one (say which to keep).
+    """
+    points = list(entry_points(group=SCORER_GROUP))
+    if not points:
+        raise ValueError(f"judges and reward models need gui-agent's models package ({SCORER_GROUP} entry points); {_NOT_INSTALLED}")
+    if len(points) > 1:
+        names = ", ".join(f"{p.name} = {p.value}" for p in points)
+        raise ValueError(f"more than one provider of judges and reward models is installed ({names}); keep one")
+    provider = points[0].load()
+    if not isinstance(provider, Scorers):
+        raise TypeError(f"entry point {points[0].name} = {points[0].value!r} in {SCORER_GROUP} is not a Scorers")
+    return provider
+
+
+__all__ = [
+    "POLICY_GROUP",
+    "SCORER_GROUP",
+    "PolicyEntry",
+    "Scorers",
+    "describe_policies",
+    "load_policy",
+    "policy_entries",
+    "scorers",
+]

@@ -1,0 +1,66 @@
+"""The policies ``models/`` offers to ``--policy``, as registry entries (see :mod:`gui_agent.registry`).
+
+``pyproject.toml`` names each entry under ``gui_agent.policies``. Each policy's module is
+imported only when it is built, so listing them, or choosing the oracle, never loads torch.
+"""
+
+from __future__ import annotations
+
+from gui_agent.policy import Policy
+from gui_agent.registry import PolicyEntry
+
+
+def _oracle(argument: str) -> Policy:
+    from models.policies.miniwob_oracle import MiniWobOraclePolicy
+
+    return MiniWobOraclePolicy()
+
+
+def _desktop_oracle(argument: str) -> Policy:
+    from models.policies.desktop_oracle import DesktopOraclePolicy
+
+    return DesktopOraclePolicy()
+
+
+def _random(argument: str) -> Policy:
+    from models.policies.random_policy import RandomPolicy
+
+    try:
+        seed = int(argument) if argument else 0
+    except ValueError:
+        raise ValueError(f"random:SEED needs a whole number, got {argument!r}") from None
+    return RandomPolicy(seed=seed)
+
+
+def _replay(argument: str) -> Policy:
+    if not argument:
+        raise ValueError("replay needs an episode folder: --policy replay:PATH/TO/EPISODE")
+    from models.policies.replay_policy import ReplayPolicy
+
+    return ReplayPolicy(argument)
+
+
+def _pixel(argument: str) -> Policy:
+    try:
+        from models.pixel.policy import PixelPolicy
+    except ModuleNotFoundError as exc:
+        raise ValueError(f"the pixel policy needs torch ({exc}); install gui-agent[models] or choose --policy oracle") from None
+    return PixelPolicy(argument or None)
+
+
+def _hf(argument: str) -> Policy:
+    from models.vlm.policy import load_vlm_policy
+
+    return load_vlm_policy(argument)
+
+
+ORACLE = PolicyEntry("oracle", "scripted MiniWoB++ solver that reads the DOM (demonstrations, reference)", _oracle)
+DESKTOP_ORACLE = PolicyEntry("desktop-oracle", "scripted solver of the desktop suites (real clicks and keys through XTEST)", _desktop_oracle)
+RANDOM = PolicyEntry("random", "random clicks/typing/keys; 'random:SEED' to choose the seed", _random)
+REPLAY = PolicyEntry("replay", "'replay:EPISODE_DIR' plays a recorded episode's actions", _replay)
+PIXEL = PolicyEntry(
+    "pixel", "'pixel' the shipped pixel-in network (models/pixel); 'pixel:CKPT' a checkpoint from 'gui-agent train policy'", _pixel
+)
+HF = PolicyEntry(
+    "hf", "'hf:PATH_OR_ID[?images=2&...]' a transformers vision-language model (Qwen2-VL, Qwen2.5-VL/UI-TARS, Idefics3/SmolVLM)", _hf
+)
