@@ -161,11 +161,14 @@ CHECKS_BY_ENVIRONMENT: dict[str, frozenset[str]] = {
     "desktop": frozenset(t.name for t in DESKTOP_CHECK_TYPES) | {AnswerEqualsCheck.name},
 }
 if TYPE_CHECKING:
+    from gui_agent.task._base import _SingleKey as DesktopCheck  # the rest of DESKTOP_CHECK_TYPES
+
     Check: TypeAlias = (
         AllOfCheck | AnyOfCheck | NotCheck | MiniwobRewardCheck | UrlMatchesCheck | PageContainsCheck
         | ElementTextCheck | ElementValueCheck | JsTruthyCheck | AnswerEqualsCheck
         | FileExistsCheck | FileContainsCheck | FileEqualCheck | CellValueCheck | CellFormulaCheck | CellRangeCheck
         | SheetNamesCheck | CellStyleCheck | SheetLayoutCheck | SheetDataEqualCheck | EmailReceivedCheck
+        | DesktopCheck
     )
 else:
     Check = _single_key_union("check", CHECK_TYPES)

@@ -8,45 +8,16 @@ names a worksheet; omitted, the first one. Cells are A1 references (``B7``), ran
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, ClassVar
+from typing import Any, ClassVar
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from gui_agent.task._base import NonBlank, Regex, _Model, _SingleKey
+from gui_agent.task.cell_refs import CellRef, CellScalar, RangeRef, SheetRef, cell_ref, range_ref, range_shape, split_cell
+from gui_agent.task.cell_refs import exactly_one as _exactly_one
 from gui_agent.task.desktop_paths import HomePath, TaskPath
-
-#: A cell value a check compares with: text, a number, true/false, or null (empty).
-CellScalar = bool | int | float | str | None
-
-_CELL_RE = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9][0-9]{0,6})$")
-
-
-def _cell(value: str) -> str:
-    if not _CELL_RE.match(value.strip()):
-        raise ValueError(f"expected a cell reference like 'B7', got {value!r}")
-    return value.strip().replace("$", "").upper()
-
-
-def _range(value: str) -> str:
-    parts = value.strip().split(":")
-    if len(parts) != 2 or not all(_CELL_RE.match(p.strip()) for p in parts):
-        raise ValueError(f"expected a cell range like 'A1:C4', got {value!r}")
-    return ":".join(_cell(p) for p in parts)
-
-
-CellRef = Annotated[str, AfterValidator(_cell)]
-RangeRef = Annotated[str, AfterValidator(_range)]
-
-
-def _exactly_one(model: _Model, names: tuple[str, ...]) -> None:
-    given = [n for n in names if getattr(model, n) is not None]
-    if len(given) != 1:
-        raise PydanticCustomError(
-            "one_of", "expected exactly one of: {names}; got {got}",
-            {"names": ", ".join(names), "got": ", ".join(given) or "none", "key": given[1] if len(given) > 1 else None},
-        )
+from gui_agent.task.sheet_checks import SHEET_CHECK_TYPES
 
 
 class FileExistsArgs(_Model):
@@ -117,8 +88,7 @@ class CellRangeArgs(_Model):
 
     @model_validator(mode="after")
     def _shape(self) -> CellRangeArgs:
-        first, last = self.range.split(":")
-        rows, cols = _shape(first, last)
+        rows, cols = range_shape(self.range)
         if len(self.equals) != rows or any(len(row) != cols for row in self.equals):
             raise PydanticCustomError(
                 "shape", "range {range} has {rows} row(s) of {cols} cell(s); 'equals' must have the same shape",
@@ -127,32 +97,19 @@ class CellRangeArgs(_Model):
         return self
 
 
-def _shape(first: str, last: str) -> tuple[int, int]:
-    from_col, from_row = _split(first)
-    to_col, to_row = _split(last)
-    return abs(to_row - from_row) + 1, abs(to_col - from_col) + 1
-
-
-def _split(cell: str) -> tuple[int, int]:
-    match = _CELL_RE.match(cell)
-    assert match is not None
-    letters, digits = match.groups()
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + ord(ch) - 64
-    return col, int(digits)
-
-
 class SheetNamesArgs(_Model):
-    """The workbook's sheet names, in order, equal ``equals``, or include all of ``contains``."""
+    """The workbook's sheet names, in order, equal ``equals``, include all of ``contains``,
+    or equal those of the workbook ``same_as`` (a file shipped in the task's folder:
+    OSWorld's ``sheet_name`` rule)."""
 
     path: HomePath
     equals: list[NonBlank] | None = Field(default=None, min_length=1)
     contains: list[NonBlank] | None = Field(default=None, min_length=1)
+    same_as: TaskPath | None = None
 
     @model_validator(mode="after")
     def _one(self) -> SheetNamesArgs:
-        _exactly_one(self, ("equals", "contains"))
+        _exactly_one(self, ("equals", "contains", "same_as"))
         return self
 
 
@@ -197,9 +154,9 @@ class SheetLayoutArgs(_Model):
         if self.freeze_panes is None and self.autofilter is None:
             raise PydanticCustomError("layout", "expected at least one of: freeze_panes, autofilter", {"key": None})
         if self.freeze_panes is not None and self.freeze_panes != "none":
-            self.freeze_panes = _cell(self.freeze_panes)
+            self.freeze_panes = cell_ref(self.freeze_panes)
         if self.autofilter is not None and self.autofilter != "none":
-            self.autofilter = _range(self.autofilter)
+            self.autofilter = range_ref(self.autofilter)
         return self
 
 
@@ -207,13 +164,32 @@ class SheetDataEqualArgs(_Model):
     """Every cell value of the saved workbook's sheets equals that of ``expected`` (a file
     shipped in the task's folder), like OSWorld's ``compare_table`` ``sheet_data`` rule.
 
-    ``sheets``: which sheets (0-based positions in both files); all when omitted.
+    ``sheets``: which sheets of the saved file, by 0-based position or by name; all when
+    omitted. ``expected_sheets``: the sheets they are compared with, one for each (default:
+    the same positions or names). Without ``expected`` the sheets are compared with other
+    sheets of the saved file itself (a copied sheet must equal its original), and
+    ``expected_sheets`` is required. Numbers compare within ``tolerance``.
     """
 
     path: HomePath
-    expected: TaskPath
-    sheets: list[Annotated[int, Field(strict=True, ge=0)]] | None = None
+    expected: TaskPath | None = None
+    sheets: list[SheetRef] | None = Field(default=None, min_length=1)
+    expected_sheets: list[SheetRef] | None = Field(default=None, min_length=1)
     tolerance: float = Field(default=1e-6, ge=0)
+
+    @model_validator(mode="after")
+    def _pairs(self) -> SheetDataEqualArgs:
+        if self.expected_sheets is not None and (self.sheets is None or len(self.sheets) != len(self.expected_sheets)):
+            raise PydanticCustomError(
+                "pairs", "expected_sheets needs 'sheets' with as many entries (one expected sheet per sheet)",
+                {"key": "expected_sheets"},
+            )
+        if self.expected is None and self.expected_sheets is None:
+            raise PydanticCustomError(
+                "self_compare", "without 'expected' (another file) give expected_sheets: the sheets of the same file to compare with",
+                {"key": "expected_sheets"},
+            )
+        return self
 
 
 class EmailReceivedArgs(_Model):
@@ -297,13 +273,32 @@ class EmailReceivedCheck(_SingleKey):
     email_received: EmailReceivedArgs
 
 
-#: The desktop check types, in the order error messages list them.
-DESKTOP_CHECK_TYPES: tuple[type[_SingleKey], ...] = (
+class InfeasibleReportedArgs(_Model):
+    """The agent ended the episode saying the task cannot be done: ``done(success=False)``
+    with an answer (why), as OSWorld's infeasible tasks require. ``answer_matches``: a
+    regex the answer must match too (case-insensitive)."""
+
+    answer_matches: Regex | None = None
+
+
+class InfeasibleReportedCheck(_SingleKey):
+    name: ClassVar[str] = "infeasible_reported"
+    infeasible_reported: InfeasibleReportedArgs = Field(default_factory=lambda: InfeasibleReportedArgs())
+
+    @field_validator("infeasible_reported", mode="before")
+    @classmethod
+    def _empty_means_defaults(cls, value: Any) -> Any:
+        return {} if value is None else value  # ``infeasible_reported:`` alone
+
+
+#: The checks defined in this module, in the order error messages list them.
+_OWN_CHECK_TYPES: tuple[type[_SingleKey], ...] = (
     FileExistsCheck, FileContainsCheck, FileEqualCheck, CellValueCheck, CellFormulaCheck, CellRangeCheck, SheetNamesCheck,
-    CellStyleCheck, SheetLayoutCheck, SheetDataEqualCheck, EmailReceivedCheck,
+    CellStyleCheck, SheetLayoutCheck, SheetDataEqualCheck, EmailReceivedCheck, InfeasibleReportedCheck,
 )
+#: Every desktop check type: this module's, then spreadsheets', documents', presentations',
+#: mail's and data files'.
+DESKTOP_CHECK_TYPES: tuple[type[_SingleKey], ...] = (*_OWN_CHECK_TYPES, *SHEET_CHECK_TYPES)
 
 
-def split_cell(cell: str) -> tuple[int, int]:
-    """``"B7"`` -> ``(2, 7)`` (column, row), 1-based."""
-    return _split(cell)
+__all__ = ["DESKTOP_CHECK_TYPES", "CellScalar", "split_cell"]

@@ -21,6 +21,8 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from gui_agent.task.cell_refs import column_name, split_cell
+from gui_agent.task.check_reports import MAX_DIFFERENCES, MAX_OBSERVED_CHARS
 from gui_agent.task.desktop_checks import (
     DESKTOP_CHECK_TYPES,
     CellFormulaArgs,
@@ -31,18 +33,14 @@ from gui_agent.task.desktop_checks import (
     FileContainsArgs,
     FileEqualArgs,
     FileExistsArgs,
+    InfeasibleReportedArgs,
     SheetDataEqualArgs,
     SheetLayoutArgs,
     SheetNamesArgs,
-    split_cell,
 )
 
 __all__ = ["DesktopProbe", "evaluate_desktop_check", "is_desktop_check"]
 
-#: Longest text copied into ``observed`` (the rest is cut with "...").
-MAX_OBSERVED_CHARS = 500
-#: Differences listed for ``sheet_data_equal`` before "... and N more".
-MAX_DIFFERENCES = 10
 
 
 @runtime_checkable
@@ -55,6 +53,8 @@ class DesktopProbe(Protocol):
       raises if it is missing.
     * ``received_mail()``: what the loopback SMTP server received, oldest first (objects
       with ``rcpt_tos`` and ``message``, an :class:`email.message.EmailMessage`).
+    * ``reported_done()``: how the agent ended the episode, ``{"success": bool, "answer":
+      str | None}``, or None when it did not say done (``infeasible_reported``).
     """
 
     def resolve_path(self, path: str) -> Path: ...
@@ -62,6 +62,8 @@ class DesktopProbe(Protocol):
     def task_file(self, path: str) -> Path: ...
 
     def received_mail(self) -> list[Any]: ...
+
+    def reported_done(self) -> dict[str, Any] | None: ...
 
 
 def is_desktop_check(check: Any) -> bool:
@@ -71,8 +73,15 @@ def is_desktop_check(check: Any) -> bool:
 def evaluate_desktop_check(check: Any, probe: Any, report: dict[str, Any]) -> None:
     """Evaluate one desktop leaf check into ``report`` (see :mod:`gui_agent.task.evaluator`)."""
     args = check.args
-    handler = _HANDLERS[type(args)]
+    handler = _handlers()[type(args)]
     handler(args, probe, report)
+
+
+def _handlers() -> dict[type, Any]:
+    """Argument model -> the function evaluating it, for every desktop check."""
+    from gui_agent.task import sheet_evaluator
+
+    return {**_HANDLERS, **sheet_evaluator.HANDLERS}
 
 
 def _cut(text: str) -> str:
@@ -240,7 +249,7 @@ def _cell_range(args: CellRangeArgs, probe: Any, report: dict[str, Any]) -> None
     report["observed"] = {"sheet": sheet.title, "values": [[_shown(v) for v in row] for row in values]}
     first_col, first_row = split_cell(args.range.split(":")[0])
     wrong = [
-        f"{_column_name(first_col + j)}{first_row + i} is {_shown(got)!r}, expected {want!r}"
+        f"{column_name(first_col + j)}{first_row + i} is {_shown(got)!r}, expected {want!r}"
         for i, (got_row, want_row) in enumerate(zip(values, args.equals))
         for j, (got, want) in enumerate(zip(got_row, want_row))
         if not same_value(got, want, args.tolerance)
@@ -252,14 +261,6 @@ def _cell_range(args: CellRangeArgs, probe: Any, report: dict[str, Any]) -> None
         report.update(passed=True, reason=f"all cells of {sheet.title}!{args.range} are as expected")
 
 
-def _column_name(index: int) -> str:
-    name = ""
-    while index:
-        index, rest = divmod(index - 1, 26)
-        name = chr(65 + rest) + name
-    return name
-
-
 def _sheet_names(args: SheetNamesArgs, probe: Any, report: dict[str, Any]) -> None:
     workbook = _load(probe, args.path, report)
     if workbook is None:
@@ -268,6 +269,11 @@ def _sheet_names(args: SheetNamesArgs, probe: Any, report: dict[str, Any]) -> No
     report["observed"] = {"sheets": names}
     if args.equals is not None:
         ok, how = names == args.equals, f"equal {args.equals}"
+    elif args.same_as is not None:
+        import openpyxl
+
+        wanted = list(openpyxl.load_workbook(probe.task_file(args.same_as), read_only=True).sheetnames)
+        ok, how = names == wanted, f"equal those of {args.same_as} {wanted}"
     else:
         missing = [n for n in args.contains or [] if n not in names]
         ok, how = not missing, f"include {args.contains}" + (f" (missing: {missing})" if missing else "")
@@ -317,34 +323,53 @@ def _sheet_layout(args: SheetLayoutArgs, probe: Any, report: dict[str, Any]) -> 
 
 
 def _sheet_data_equal(args: SheetDataEqualArgs, probe: Any, report: dict[str, Any]) -> None:
-    import openpyxl
+    from gui_agent.task.sheet_evaluator import load_reference, open_sheet
 
     workbook = _load(probe, args.path, report)
     if workbook is None:
         return
-    expected = openpyxl.load_workbook(probe.task_file(args.expected), data_only=True)
-    indexes = args.sheets if args.sheets is not None else list(range(len(expected.worksheets)))
+    reference = load_reference(probe, args.expected) if args.expected is not None else workbook
+    other = args.expected or args.path
+    ours = list(args.sheets) if args.sheets is not None else list(range(len(reference.worksheets)))
+    theirs = list(args.expected_sheets) if args.expected_sheets is not None else ours
     differences: list[str] = []
-    for index in indexes:
-        if index >= len(expected.worksheets):
-            raise ValueError(f"{args.expected} has no sheet at position {index}")
-        if index >= len(workbook.worksheets):
-            differences.append(f"{args.path} has no sheet at position {index} (it has {len(workbook.worksheets)})")
+    for mine, wanted in zip(ours, theirs):
+        want = open_sheet(reference, wanted, other, {})
+        if want is None:
+            raise ValueError(f"{other} has no sheet {wanted!r} (sheets: {reference.sheetnames})")
+        sheet_report: dict[str, Any] = {}
+        got = open_sheet(workbook, mine, args.path, sheet_report)
+        if got is None:
+            differences.append(sheet_report["reason"])
             continue
-        got, want = workbook.worksheets[index], expected.worksheets[index]
         rows = max(got.max_row, want.max_row)
         cols = max(got.max_column, want.max_column)
         for r in range(1, rows + 1):
             for c in range(1, cols + 1):
                 a, b = got.cell(r, c).value, want.cell(r, c).value
                 if not same_value(a, b, args.tolerance) and not (a in (None, "") and b in (None, "")):
-                    differences.append(f"sheet {index} {_column_name(c)}{r} is {_shown(a)!r}, expected {_shown(b)!r}")
+                    differences.append(f"{got.title}!{column_name(c)}{r} is {_shown(a)!r}, expected {_shown(b)!r}")
     report["observed"] = {"differences": differences[:MAX_DIFFERENCES], "count": len(differences)}
     if differences:
         more = f"; and {len(differences) - MAX_DIFFERENCES} more" if len(differences) > MAX_DIFFERENCES else ""
-        report["reason"] = f"{len(differences)} difference(s) from {args.expected}: " + "; ".join(differences[:MAX_DIFFERENCES]) + more
+        report["reason"] = f"{len(differences)} difference(s) from {other}: " + "; ".join(differences[:MAX_DIFFERENCES]) + more
     else:
-        report.update(passed=True, reason=f"the data of sheet(s) {indexes} equal {args.expected}")
+        report.update(passed=True, reason=f"the data of sheet(s) {ours} equal {other} {theirs}")
+
+
+def _infeasible_reported(args: InfeasibleReportedArgs, probe: Any, report: dict[str, Any]) -> None:
+    done = probe.reported_done()
+    report["observed"] = {"done": done}
+    if done is None:
+        report["reason"] = "the agent did not end the episode with done(success=False, answer=...)"
+    elif done.get("success", True):
+        report["reason"] = "the agent said the task was done (success=True); it cannot be done and must say so"
+    elif not (done.get("answer") or "").strip():
+        report["reason"] = "the agent said done(success=False) without an answer saying why the task cannot be done"
+    elif args.answer_matches is not None and re.search(args.answer_matches, done["answer"], re.IGNORECASE) is None:
+        report["reason"] = f"the answer {_cut(done['answer'])!r} does not match {args.answer_matches!r}"
+    else:
+        report.update(passed=True, reason=f"the agent reported the task infeasible: {_cut(done['answer'])!r}")
 
 
 # ---------------------------------------------------------------------- e-mail
@@ -439,4 +464,5 @@ _HANDLERS: dict[type, Any] = {
     SheetLayoutArgs: _sheet_layout,
     SheetDataEqualArgs: _sheet_data_equal,
     EmailReceivedArgs: _email_received,
+    InfeasibleReportedArgs: _infeasible_reported,
 }

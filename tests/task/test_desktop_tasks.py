@@ -119,7 +119,7 @@ MAIL_HEAD = "id: t\ninstruction: Do it.\nenvironment: {kind: desktop, mail: {}}\
         (HEAD + "evaluator:\n  email_received: {attachment_contains: x}\n", 5, ["needs 'attachment'"]),
         (HEAD + "evaluator:\n  email_received: {to: a@example.test}\n", 3,
          ["'email_received' needs the environment's mail server", "mail: {address: ...}"]),
-        (HEAD + "evaluator:\n  sheet_names: {path: a.xlsx}\n", 5, ["exactly one of: equals, contains; got none"]),
+        (HEAD + "evaluator:\n  sheet_names: {path: a.xlsx}\n", 5, ["exactly one of: equals, contains, same_as; got none"]),
     ],
 )
 def test_malformed_desktop_tasks_name_file_line_and_problem(text: str, line: int, needles: list[str]) -> None:
@@ -237,7 +237,7 @@ def test_spreadsheet_checks_pass_on_the_right_content(tmp_path: Path) -> None:
     assert result.success, [c for c in result.detail["children"] if not c["passed"]]
     _edit(tmp_path / "sales.xlsx", _cells("Sales", {"C3": 111}))
     changed = evaluate(evaluator.all_of[8], FolderProbe(tmp_path, CALC))
-    assert not changed.success and "sheet 0 C3 is 111, expected 110" in changed.detail["reason"]
+    assert not changed.success and "Sales!C3 is 111, expected 110" in changed.detail["reason"]
 
 
 def test_unreadable_file_fails_as_could_not_be_evaluated(tmp_path: Path) -> None:

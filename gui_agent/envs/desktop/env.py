@@ -142,6 +142,7 @@ class DesktopEnv(Env):
         self._failure: EnvError | None = None
         self._episode_open = False
         self._instruction = ""
+        self._done: dict[str, Any] | None = None
 
     # ================================================================== public API
     @property
@@ -188,6 +189,14 @@ class DesktopEnv(Env):
             raise RuntimeError("this desktop runs no mail server (the task's environment has no 'mail')")
         return session.smtp.received()
 
+    def reported_done(self) -> dict[str, Any] | None:
+        """How the agent ended this episode (``{"success", "answer"}`` of its ``done``), or None.
+
+        The evaluator reads it for ``infeasible_reported``: an infeasible task is done right
+        only by saying so, which no file shows.
+        """
+        return dict(self._done) if self._done is not None else None
+
     def mail_messages(self) -> list[EmailMessage]:
         return [r.message for r in self.received_mail()]
 
@@ -220,6 +229,7 @@ class DesktopEnv(Env):
             raise ValueError(f"unknown reset option(s) {sorted(unknown)}; expected 'instruction' and/or 'setup'")
         self._instruction = str(options.get("instruction", ""))
         self._episode_open = False
+        self._done = None
         self._teardown(orderly=True)
         self._failure = None
         self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"gui-agent-desktop-{id(self):x}")
@@ -302,6 +312,7 @@ class DesktopEnv(Env):
         if terminated:
             assert isinstance(action, Done)
             info["done"] = {"success": action.success, "answer": action.answer, "handoff": action.handoff}
+            self._done = {"success": action.success, "answer": action.answer}
             self._episode_open = False
         return obs, 0.0, terminated, False, info
 
