@@ -306,3 +306,39 @@ def action_space_prompt() -> str:
     """The action space described for a model, built from the action docstrings."""
     blocks = [inspect.cleandoc(cls.__doc__ or "") for cls in ACTION_TYPES]
     return "\n\n".join(blocks)
+
+
+#: JSON-schema types of the action fields' annotations (``from __future__`` makes them text).
+_FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
+    "int": {"type": "integer"},
+    "float": {"type": "number"},
+    "bool": {"type": "boolean"},
+    "str": {"type": "string"},
+    "str | None": {"type": ["string", "null"]},
+    "MouseButton": {"type": "string", "enum": list(MOUSE_BUTTONS)},
+    "tuple[str, ...]": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+}
+
+
+def action_tool_schemas() -> list[dict[str, Any]]:
+    """Every action as a function a tool-calling model may call, from the action classes.
+
+    One function per action kind, named by it (``click``, ``hotkey``...), described by its
+    docstring (the same text as :func:`action_space_prompt`), with one parameter per field:
+    required where the field has no default. A call's arguments plus ``kind`` are exactly
+    what :func:`action_from_dict` reads, so the schema cannot drift from the code.
+    """
+    tools = []
+    for cls in ACTION_TYPES:
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for field in dataclasses.fields(cls):
+            properties[field.name] = dict(_FIELD_SCHEMAS[str(field.type)])
+            if field.default is dataclasses.MISSING:
+                required.append(field.name)
+        tools.append({
+            "name": cls.kind,  # type: ignore[attr-defined]
+            "description": inspect.cleandoc(cls.__doc__ or ""),
+            "parameters": {"type": "object", "properties": properties, "required": required, "additionalProperties": False},
+        })
+    return tools

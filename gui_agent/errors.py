@@ -121,6 +121,22 @@ class PolicyDataError(GuiAgentError):
     steps a policy can learn from); the message names the paths."""
 
 
+class PolicyServiceError(GuiAgentError):
+    """The service a policy calls (a model endpoint, a vendor API) stayed unavailable:
+    connection errors, timeouts, 429 or 5xx answers past the bounded retries.
+
+    Like an :class:`EnvError`, never the agent's fault: the runner ends the episode as
+    ``service_error`` and ``gui-agent eval`` counts it apart, unscored. A request the
+    service refuses for what it says (another 4xx) is a plain :class:`PolicyRequestError`.
+    """
+
+
+class PolicyRequestError(PolicyServiceError):
+    """The service a policy calls refused the request itself (a 4xx other than 429: a bad
+    key, an unknown model, a malformed body): it fails at once, since retrying cannot help.
+    The message carries the service's own words. Still not the agent's fault."""
+
+
 def first_line(exc: BaseException, limit: int = 300) -> str:
     """The first line of an exception's message, at most ``limit`` characters.
 

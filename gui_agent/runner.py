@@ -22,7 +22,16 @@ from gui_agent.actions import Done, action_to_text
 from gui_agent.envs.base import Env, Observation
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import ActorInfo, EpisodeWriter, FrameFormat, Outcome, TaskInfo
-from gui_agent.errors import ActionParseError, EnvDiedError, EnvError, EnvHungError, GuiAgentError, PageError
+from gui_agent.errors import (
+    ActionParseError,
+    EnvDiedError,
+    EnvError,
+    EnvHungError,
+    GuiAgentError,
+    PageError,
+    PolicyRequestError,
+    PolicyServiceError,
+)
 from gui_agent.guards import Budget, BudgetMeter, EnvWrapper, OnLoop, guard_env
 from gui_agent.policy import Policy, PolicyOutput, TaskContext
 from gui_agent.task import Task
@@ -53,7 +62,7 @@ class RunResult:
     reason: str | None = None
     detail: dict[str, Any] = field(default_factory=dict)
     fault: str | None = None
-    usage: dict[str, int] = field(default_factory=dict)
+    usage: dict[str, float] = field(default_factory=dict)
     guard_events: list[dict[str, Any]] = field(default_factory=list)
     attempts: int = 1
     env_failures: list[dict[str, Any]] = field(default_factory=list)
@@ -62,6 +71,11 @@ class RunResult:
     def env_failed(self) -> bool:
         """True when the environment broke: the episode says nothing about the agent."""
         return self.termination == "env_error"
+
+    @property
+    def service_failed(self) -> bool:
+        """True when the policy's model service stayed down: the episode says nothing about the agent."""
+        return self.termination == "service_error"
 
 
 def fault_kind(exc: BaseException) -> str:
@@ -162,6 +176,11 @@ def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Obse
         except ActionParseError as exc:
             writer.add_final_frame(obs.screenshot)
             return Outcome(success=False, reward=0.0, termination="agent_error", reason=f"unparseable policy output: {exc.reason}", detail={"raw": exc.raw})
+        except PolicyServiceError as exc:
+            writer.add_final_frame(obs.screenshot)
+            fault = "refused" if isinstance(exc, PolicyRequestError) else "unavailable"
+            return Outcome(success=None, termination="service_error", reason=f"policy service: {exc}",
+                           detail={"fault": fault, "error_type": type(exc).__name__})
         except Exception as exc:  # noqa: BLE001 - a crashing policy is the agent's failure, not the run's
             writer.add_final_frame(obs.screenshot)
             return Outcome(success=False, reward=0.0, termination="agent_error", reason=f"the policy raised {type(exc).__name__}: {exc}")
@@ -243,7 +262,7 @@ def _finish(writer: EpisodeWriter, task: Task, seed: int | None, meter: BudgetMe
         termination=outcome.termination or "done",
         reason=outcome.reason,
         detail=outcome.detail if isinstance(outcome.detail, dict) else {},
-        fault=outcome.detail.get("fault") if outcome.termination == "env_error" and isinstance(outcome.detail, dict) else None,
+        fault=outcome.detail.get("fault") if outcome.termination in ("env_error", "service_error") and isinstance(outcome.detail, dict) else None,
         usage=meter.usage(),
         guard_events=events,
     )

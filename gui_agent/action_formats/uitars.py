@@ -159,6 +159,10 @@ class UITarsReply:
 
 _ACTION_LINE = re.compile(r"^[ \t]*Action:[ \t]*", re.MULTILINE)
 _ACTION_ANY = re.compile(r"(?:^|(?<=\s))Action:[ \t]*")
+#: Full-width punctuation UI-TARS writes after a Chinese prompt ("Action：", "(500，500)"),
+#: read as its ASCII form outside quoted text (what is typed keeps every character).
+_FULL_WIDTH = str.maketrans({"：": ":", "，": ",", "（": "(", "）": ")"})
+_LABELS = re.compile(r"(Thought|Action_Summary|Action|Reflection)[ \t]*：")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKENS = re.compile(r"<\|box_start\|>|<\|box_end\|>|</?point>|</?bbox>")
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
@@ -202,12 +206,12 @@ def _split_calls(text: str, raw: str) -> list[str]:
         j = name.end()
         while j < n and text[j] in " \t":
             j += 1
-        if j >= n or text[j] != "(":
+        if j >= n or text[j] not in "(（":
             raise ActionParseError(f"expected '(' after {name.group()!r}", raw)
         out = [name.group(), "("]
         depth, quote, j = 1, None, j + 1
         while j < n and depth:
-            char = text[j]
+            char = text[j] if quote else text[j].translate(_FULL_WIDTH)
             if quote:
                 if char == "\\" and j + 1 < n:
                     out.append(text[j : j + 2])
@@ -308,7 +312,7 @@ class _Reader(GestureReader):
 
     def to_point(self, func: str, value: str) -> Point:
         """Screen pixel of a point or box in any spelling; a box means its centre."""
-        inner = _TOKENS.sub(" ", value).strip()
+        inner = _TOKENS.sub(" ", value.translate(_FULL_WIDTH)).strip()
         if inner[:1] in "([" and inner[-1:] in ")]" and len(inner) >= 2:
             inner = inner[1:-1]
         parts = [part for part in re.split(r"[\s,]+", inner.strip()) if part]
@@ -425,7 +429,7 @@ def parse_uitars(
     for token in _TRAILING_TOKENS:
         if body.endswith(token):
             body = body[: -len(token)].rstrip()
-    header, action_text = _split_header(body, text)
+    header, action_text = _split_header(_LABELS.sub(r"\1:", body), text)
     thought, reflection = _read_header(header)
     reader = _Reader(text, _Frame(width, height, screen_width, screen_height), pointer)
     calls = _split_calls(action_text, text)

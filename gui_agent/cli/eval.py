@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gui_agent.cli.arguments import positive_int, seed_range
+from gui_agent.cli.arguments import positive_float, positive_int, seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -26,8 +26,10 @@ datasets/tasks/, e.g. miniwob). Try r of a task uses seed SEED+r (--same-seed: S
 Output (OUT/): ledger.jsonl (one line per finished episode, written as it finishes),
 results.json, results.md, cost_effectiveness.png, run.json, episodes/. pass@1 comes with
 its 95% Wilson interval; pass@k and pass^k (all k tries succeed) are unbiased estimates
-averaged over tasks. Environment failures (browser died or hung on every attempt) are
-counted apart and never scored. --judge scores only episodes of tasks that have no
+averaged over tasks. Environment failures (browser died or hung on every attempt) and
+policy service failures (the model endpoint stayed down past its retries) are counted
+apart and never scored. With priced models (openai:, anthropic:, openai-cua:) the table
+has cost per episode and per success, and --max-cost / --max-run-cost bound the spend. --judge scores only episodes of tasks that have no
 evaluator (the verdict goes into the episode's outcome, detail.judge); --best-of N asks the
 policy N times per step and acts on the decision the reward model rates best. Exit status: 0 done, 3 some episodes could not be scored
 (environment failures), 2 bad input, 130 interrupted (resume with --resume).
@@ -60,6 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-attempts", type=positive_int, default=3, help="tries of an episode whose environment failed (default: 3)")
     parser.add_argument("--on-loop", choices=("stop", "warn"), default="stop", help="doom loop: end the episode, or tell the policy")
     parser.add_argument("--max-tokens", type=positive_int, help="token budget per episode (input + output); replaces the task files' limits.max_tokens")
+    parser.add_argument("--max-cost", type=positive_float, metavar="USD", help="money budget per episode, in US dollars of priced model calls")
+    parser.add_argument("--max-run-cost", type=positive_float, metavar="USD",
+                        help="money budget of the whole run: once spent, no new episode starts (--resume with more runs the rest)")
     parser.add_argument("--judge", metavar="CKPT|hf:MODEL",
                         help="judge episodes of tasks without an evaluator: a reward-model checkpoint (gui-agent train reward) "
                         "or hf:MODEL[?votes=5&temperature=0.7] for a transformers VLM")
@@ -95,7 +100,7 @@ def handle(args: argparse.Namespace) -> int:
         suite=list(args.suite), policy=args.policy, repeats=args.repeats, out_dir=out, workers=args.workers,
         pin_cpus=args.pin_cpus, ray=args.ray is not None, ray_address=args.ray or None, resume=args.resume, seed=args.seed,
         same_seed=args.same_seed, seeds=args.seeds, max_attempts=args.max_attempts, on_loop=args.on_loop, max_tokens=args.max_tokens,
-        headless=False if args.headed else None, judge=args.judge, best_of=args.best_of, reward_model=reward_model,
+        max_cost_usd=args.max_cost, max_run_cost_usd=args.max_run_cost, headless=False if args.headed else None, judge=args.judge, best_of=args.best_of, reward_model=reward_model,
     )
     progress = _Progress(console, quiet=args.quiet)
     try:
@@ -122,7 +127,8 @@ class _Progress:
         self.quiet = quiet
         self.bar = None
         self.task = None
-        self.counts = {"ok": 0, "fail": 0, "env": 0}
+        self.counts = {"ok": 0, "fail": 0, "env": 0, "service": 0}
+        self.cost = 0.0
 
     def __enter__(self) -> _Progress:
         if not self.quiet:
@@ -141,11 +147,20 @@ class _Progress:
             self.task = self.bar.add_task("eval", total=to_run, counts="")
 
     def record(self, entry: dict) -> None:  # type: ignore[type-arg]
-        key = "env" if entry.get("success") is None else "ok" if entry["success"] else "fail"
+        if entry.get("success") is None:
+            key = "service" if entry.get("termination") == "service_error" else "env"
+        else:
+            key = "ok" if entry["success"] else "fail"
         self.counts[key] += 1
+        self.cost += float((entry.get("usage") or {}).get("cost_usd") or 0.0)
         if self.bar is not None and self.task is not None:
             c = self.counts
-            self.bar.update(self.task, advance=1, counts=f"[green]{c['ok']} ok[/green] [red]{c['fail']} failed[/red] [yellow]{c['env']} env[/yellow]")
+            text = f"[green]{c['ok']} ok[/green] [red]{c['fail']} failed[/red] [yellow]{c['env']} env[/yellow]"
+            if c["service"]:
+                text += f" [magenta]{c['service']} service[/magenta]"
+            if self.cost:
+                text += f" ${self.cost:.4f}"
+            self.bar.update(self.task, advance=1, counts=text)
 
     def note(self, text: str) -> None:
         from rich.markup import escape
@@ -170,6 +185,11 @@ def _print_results(console, results: dict, out: Path) -> None:  # type: ignore[n
     overall = results["overall"]
     if overall["env_faults"]:
         console.print("environment faults (all attempts): " + ", ".join(f"{k} {v}" for k, v in overall["env_faults"].items()))
+    if overall.get("cost_usd") is not None:
+        console.print(f"cost: ${overall['cost_usd']:.4f}; per episode ${overall['cost_per_episode'] or 0:.4f}, "
+                      f"per success " + (f"${overall['cost_per_success']:.4f}" if overall["cost_per_success"] else "-"))
+    if results["run"].get("stopped"):
+        console.print(f"[yellow]stopped early:[/yellow] {escape(results['run']['stopped'])}", soft_wrap=True)
     if results["run"].get("episodes_per_s"):
         console.print(f"throughput: {results['run']['episodes_per_s']:.2f} episodes/s")
     console.print(escape(f"results: {out}/results.json, {out}/results.md, {out}/cost_effectiveness.png; ledger: {out}/ledger.jsonl"),

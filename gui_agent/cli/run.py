@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gui_agent.cli.arguments import seed_range
+from gui_agent.cli.arguments import positive_float, seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -29,7 +29,8 @@ policies:
 
 The episode is written to OUT/<episode_id>/ in the trajectory format; inspect it with
 'gui-agent show OUT/<episode_id>'. Exit status: 0 all episodes succeeded, 1 some failed,
-3 the environment broke (not the agent's fault), 2 bad input.
+3 the environment broke or the policy's model service stayed down (not the agent's
+fault), 2 bad input.
 """
 
 
@@ -50,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, default=Path("runs"), help="folder for episodes (default: runs/)")
     parser.add_argument("--headed", action="store_true", help="show the browser on an X display instead of headless")
     parser.add_argument("--display", help="X display for --headed, e.g. :99 (default: $DISPLAY)")
+    parser.add_argument("--max-cost", type=positive_float, metavar="USD", help="money budget per episode, in US dollars of priced model calls")
     parser.add_argument("--quiet", action="store_true", help="print only the final outcome line(s)")
     parser.set_defaults(handler=handle)
 
@@ -59,6 +61,7 @@ def handle(args: argparse.Namespace) -> int:
 
     from gui_agent.envs.factory import make_env
     from gui_agent.errors import GuiAgentError
+    from gui_agent.guards import Budget
     from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
@@ -79,7 +82,8 @@ def handle(args: argparse.Namespace) -> int:
             if env is None:  # one browser for all seeds; rebuilt only after it broke
                 env = make_env(task, headless=headless, display=args.display)
             result = _run_with_progress(console, label, args.quiet, lambda on_step, seed=seed, env=env: run_episode(
-                task, policy, out_dir=args.out, seed=seed, env=env, on_step=on_step
+                task, policy, out_dir=args.out, seed=seed, env=env, on_step=on_step,
+                budget=Budget.from_limits(task.limits, max_cost_usd=args.max_cost),
             ))
             if result.env_failed:
                 env.close()
@@ -91,7 +95,7 @@ def handle(args: argparse.Namespace) -> int:
     finally:
         if env is not None:
             env.close()
-    if any(r.env_failed for r in results):
+    if any(r.env_failed or r.service_failed for r in results):
         return 3
     return 0 if all(r.success for r in results) else 1
 
@@ -124,11 +128,14 @@ def _print_result(console, label: str, result) -> None:  # type: ignore[no-untyp
 
     if result.env_failed:
         verdict = "[yellow]ENV FAILURE[/yellow]"
+    elif result.service_failed:
+        verdict = "[magenta]SERVICE FAILURE[/magenta]"
     else:
         verdict = "[green]SUCCESS[/green]" if result.success else "[red]FAILURE[/red]"
     console.print(
         f"{verdict} {escape(label)}  reward={result.reward:g} steps={result.steps} time={result.duration_s:.2f}s "
-        f"end={result.termination}" + (f" ({escape(result.reason)})" if result.reason else ""),
+        f"end={result.termination}" + (f" ({escape(result.reason)})" if result.reason else "")
+        + (f" cost=${result.usage['cost_usd']:.4f}" if result.usage.get("cost_usd") is not None else ""),
         soft_wrap=True,
     )
     console.print(f"  episode: {escape(str(result.episode_path))}", soft_wrap=True)

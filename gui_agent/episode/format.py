@@ -22,7 +22,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 #: Bump when a reader of the previous version could misread new files.
-FORMAT_VERSION = 1
+#: 2: a step's usage may carry cached tokens, retries and cost; an outcome may end in
+#: ``service_error``. Version 1 files read as they are.
+FORMAT_VERSION = 2
 
 EPISODE_FILE = "episode.json"
 STEPS_FILE = "steps.jsonl"
@@ -96,7 +98,9 @@ class Outcome(_Record):
 
     success: bool | None = None
     reward: float | None = None
-    termination: Literal["done", "truncated", "env_error", "agent_error", "interrupted", "stopped"] | None = None
+    #: ``env_error``: the environment broke; ``service_error``: the model service the policy
+    #: calls stayed down. Neither says anything about the agent, and neither is scored.
+    termination: Literal["done", "truncated", "env_error", "service_error", "agent_error", "interrupted", "stopped"] | None = None
     reason: str | None = None
     detail: Any = None
 
@@ -123,12 +127,21 @@ class EpisodeMeta(_Record):
 
 
 class Usage(_Record):
-    """What a model call cost, when the policy reports it."""
+    """What a model call cost, when the policy reports it.
+
+    ``input_tokens`` counts every prompt token, ``cached_tokens`` the part of them the
+    service read from its prompt cache (billed at a lower price). ``retries`` is how many
+    failed requests came before the one that answered. ``cost_usd`` is None when the
+    price of the model is not known (a self-hosted server costs what its GPU costs).
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     images: int = 0
     latency_s: float | None = None
+    cached_tokens: int = 0
+    retries: int = 0
+    cost_usd: float | None = None
 
 
 class StepRecord(_Record):

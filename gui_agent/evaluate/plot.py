@@ -1,8 +1,8 @@
 """The cost-effectiveness plot: success against what it cost, per task and overall (PNG).
 
-Left: each task's pass@1 (with its Wilson 95 % interval) against its mean tokens per
-episode when the policy reports usage, else its mean steps; the overall point is drawn
-larger. Right: pass^j for j = 1..k, the reliability curve (flat means reliable).
+Left: each task's pass@1 (with its Wilson 95 % interval) against its mean cost in US
+dollars per episode when the policy prices its calls, else its mean tokens per episode
+when it reports usage, else its mean steps; the overall point is drawn larger. Right: pass^j for j = 1..k, the reliability curve (flat means reliable).
 """
 
 from __future__ import annotations
@@ -22,8 +22,12 @@ def plot_cost_effectiveness(results: dict[str, Any], path: Path) -> Path:
 
     tasks = [t for t in results["tasks"] if t["scored"]]
     overall = results["overall"]
-    use_tokens = bool(overall.get("tokens_per_episode"))
-    cost_key, cost_label = ("tokens_per_episode", "mean tokens per episode") if use_tokens else ("mean_steps", "mean steps per episode")
+    if overall.get("cost_per_episode") is not None:
+        cost_key, cost_label = "cost_per_episode", "mean cost per episode (US$)"
+    elif overall.get("tokens_per_episode"):
+        cost_key, cost_label = "tokens_per_episode", "mean tokens per episode"
+    else:
+        cost_key, cost_label = "mean_steps", "mean steps per episode"
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [3, 2]})
     for entry, style in [*((t, {"color": "tab:blue", "s": 30, "alpha": 0.8}) for t in tasks),
                          (overall, {"color": "tab:red", "s": 120, "marker": "*", "label": "all tasks"})]:

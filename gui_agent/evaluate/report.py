@@ -2,8 +2,13 @@
 
 Only scored episodes (``success`` true or false) enter the success metrics; an episode
 whose environment failed on every attempt (``success`` None) is counted apart, with its
-fault. Faults that were retried away are counted too (``env_faults``): an environment
-that needs three tries per episode is worth knowing about even when every score is in.
+fault, and so is one whose policy's model service stayed down (``service_failures``).
+Faults that were retried away are counted too (``env_faults``): an environment that needs
+three tries per episode is worth knowing about even when every score is in.
+
+Cost: when the policy prices its calls (``usage.cost_usd``), each group has the money
+spent on its scored episodes, per episode, per success, and ``pass^k_per_usd`` (pass^k
+divided by the cost of one episode: reliability bought per dollar an attempt costs).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from gui_agent.evaluate.metrics import mean, pass_at_k, pass_hat_k, wilson_inter
 
 RESULTS_JSON = "results.json"
 RESULTS_MD = "results.md"
-_USAGE_KEYS = ("input_tokens", "output_tokens", "images")
+_USAGE_KEYS = ("input_tokens", "output_tokens", "images", "cached_tokens", "retries")
 
 
 def _round(value: float | None, digits: int = 4) -> float | None:
@@ -31,6 +36,9 @@ def _group(records: list[dict[str, Any]], k: int) -> dict[str, Any]:
     scored = [r for r in records if r.get("success") is not None]
     n, c = len(scored), sum(1 for r in scored if r["success"])
     usage = {key: sum(int((r.get("usage") or {}).get(key, 0)) for r in scored) for key in _USAGE_KEYS}
+    priced = [r for r in scored if (r.get("usage") or {}).get("cost_usd") is not None]
+    cost = sum(float(r["usage"]["cost_usd"]) for r in priced) if priced else None
+    service = sum(1 for r in records if r.get("success") is None and r.get("termination") == "service_error")
     ci = wilson_interval(c, n)
     faults = Counter(f.get("fault") or "error" for r in records for f in r.get("env_failures") or [])
     for r in records:  # an item given up without per-attempt records (a lost worker)
@@ -47,12 +55,20 @@ def _group(records: list[dict[str, Any]], k: int) -> dict[str, Any]:
         "mean_wall_s": _round(mean([float(r.get("duration_s") or 0.0) for r in scored]), 3),
         "usage": usage,
         "tokens_per_episode": _round((usage["input_tokens"] + usage["output_tokens"]) / n if n else None, 1),
-        "env_failures": len(records) - n,
+        "cost_usd": _round(cost, 6),
+        "cost_per_episode": _round(cost / n if cost is not None and n else None, 6),
+        "cost_per_success": _round(cost / c if cost is not None and c else None, 6),
+        "env_failures": len(records) - n - service,
+        "service_failures": service,
         "env_faults": dict(sorted(faults.items())),
         "retried_episodes": sum(1 for r in scored if r.get("env_failures")),
         "terminations": dict(sorted(Counter(r.get("termination") or "?" for r in records).items())),
         "guard_events": dict(sorted(Counter(f"{e['guard']}:{e['kind']}" for r in records for e in r.get("guard_events") or []).items())),
     }
+
+
+def _per_usd(value: float | None, cost_per_episode: float | None) -> float | None:
+    return _round(value / cost_per_episode, 4) if value is not None and cost_per_episode else None
 
 
 def summarize(records: Iterable[dict[str, Any]], *, k: int, run: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -74,12 +90,14 @@ def summarize(records: Iterable[dict[str, Any]], *, k: int, run: dict[str, Any] 
         group["pass@k"] = _round(pass_at_k(n, c, k))
         group["pass^k"] = _round(pass_hat_k(n, c, k))
         group["pass^j"] = {str(j): _round(pass_hat_k(n, c, j)) for j in range(1, k + 1)}
+        group["pass^k_per_usd"] = _per_usd(group["pass^k"], group["cost_per_episode"])
         tasks.append({"task_id": task_id, **group})
     overall = _group(everything, k)
     for name in ("pass@k", "pass^k"):
         values = [t[name] for t in tasks if t[name] is not None]
         overall[name] = _round(mean(values))
     overall["pass^j"] = {str(j): _round(mean([t["pass^j"][str(j)] for t in tasks if t["pass^j"][str(j)] is not None])) for j in range(1, k + 1)}
+    overall["pass^k_per_usd"] = _per_usd(overall["pass^k"], overall["cost_per_episode"])
     overall["tasks"] = len(tasks)
     overall["tasks_with_k_scored"] = sum(1 for t in tasks if t["pass@k"] is not None)
     unscored = [{"key": r["key"], "fault": r.get("fault"), "reason": r.get("reason"), "episode": r.get("episode")}
@@ -99,6 +117,10 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}"
 
 
+def _usd(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
 def _ci(value: list[float] | None) -> str:
     return "-" if not value else f"[{100 * value[0]:.1f}, {100 * value[1]:.1f}]"
 
@@ -106,9 +128,12 @@ def _ci(value: list[float] | None) -> str:
 def table_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Header and rows (tasks, then the overall line) of the readable results table."""
     k = results["k"]
-    header = ["task", "n", "pass@1 %", "95% CI", f"pass@{k} %", f"pass^{k} %", "reward", "steps", "wall s", "tokens/ep", "env fail", "guards"]
+    priced = results["overall"].get("cost_usd") is not None
+    header = ["task", "n", "pass@1 %", "95% CI", f"pass@{k} %", f"pass^{k} %", "reward", "steps", "wall s", "tokens/ep",
+              *(["$/ep", "$/success"] if priced else []), "env fail", "service fail", "guards"]
     rows = []
     for entry in [*results["tasks"], {"task_id": "ALL (tasks averaged for pass@k, pass^k)", **results["overall"]}]:
+        money = [_usd(entry.get("cost_per_episode")), _usd(entry.get("cost_per_success"))] if priced else []
         rows.append([
             entry["task_id"], f"{entry['successes']}/{entry['scored']}", _pct(entry["pass@1"]), _ci(entry["pass@1_ci95"]),
             _pct(entry["pass@k"]), _pct(entry["pass^k"]),
@@ -116,7 +141,9 @@ def table_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
             "-" if entry["mean_steps"] is None else f"{entry['mean_steps']:.1f}",
             "-" if entry["mean_wall_s"] is None else f"{entry['mean_wall_s']:.2f}",
             "-" if not entry["tokens_per_episode"] else f"{entry['tokens_per_episode']:.0f}",
+            *money,
             str(entry["env_failures"]) + (f" ({sum(entry['env_faults'].values())} faults)" if entry["env_faults"] else ""),
+            str(entry.get("service_failures", 0)),
             str(sum(entry["guard_events"].values())) if entry["guard_events"] else "-",
         ])
     return header, rows
@@ -129,8 +156,15 @@ def to_markdown(results: dict[str, Any]) -> str:
     lines.append(
         f"{overall['tasks']} tasks x {k} tries: pass@1 {_pct(overall['pass@1'])} % {_ci(overall['pass@1_ci95'])}, "
         f"pass@{k} {_pct(overall['pass@k'])} %, pass^{k} {_pct(overall['pass^k'])} % "
-        f"({overall['scored']} scored episodes, {overall['env_failures']} environment failures not scored)."
+        f"({overall['scored']} scored episodes, {overall['env_failures']} environment failures and "
+        f"{overall.get('service_failures', 0)} policy service failures not scored)."
     )
+    if overall.get("cost_usd") is not None:
+        lines += ["", f"Cost: ${overall['cost_usd']:.4f} in all, ${_usd(overall['cost_per_episode'])} per episode, "
+                      f"${_usd(overall['cost_per_success'])} per success; pass^{k} per dollar an episode costs: "
+                      f"{overall['pass^k_per_usd'] if overall['pass^k_per_usd'] is not None else '-'}."]
+    if run.get("stopped"):
+        lines += ["", f"Stopped early: {run['stopped']}."]
     curve = ", ".join(f"pass^{j} {_pct(v)}" for j, v in overall["pass^j"].items())
     lines += ["", f"Reliability: {curve}.", ""]
     if run.get("episodes_per_s"):
@@ -143,7 +177,7 @@ def to_markdown(results: dict[str, Any]) -> str:
         lines += ["", "Environment faults (every attempt, retried or not): "
                   + ", ".join(f"{kind} {count}" for kind, count in overall["env_faults"].items()) + "."]
     if results["unscored"]:
-        lines += ["", "## Not scored (the environment failed on every attempt)", ""]
+        lines += ["", "## Not scored (the environment failed on every attempt, or the policy's service stayed down)", ""]
         lines += [f"- `{u['key']}`: {u['fault']}: {u['reason']}" for u in results["unscored"]]
     if overall["guard_events"]:
         lines += ["", "Guard events: " + ", ".join(f"{kind} {count}" for kind, count in overall["guard_events"].items()) + "."]

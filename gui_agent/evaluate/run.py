@@ -49,7 +49,9 @@ class EvalOptions:
         seed: seed of try 0; try r uses ``seed + r`` (or ``seed`` with ``same_seed``).
         seeds: explicit seeds, one per try (overrides repeats, seed and same_seed).
         max_attempts: tries of an episode whose environment failed.
-        on_loop / max_tokens / headless: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
+        on_loop / max_tokens / max_cost_usd / headless: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
+        max_run_cost_usd: once the recorded episodes' cost reaches it, no new episode
+            starts (those under way finish); ``--resume`` with a larger budget runs the rest.
         judge / best_of / reward_model: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
     """
 
@@ -68,6 +70,8 @@ class EvalOptions:
     max_attempts: int = 3
     on_loop: str = "stop"
     max_tokens: int | None = None
+    max_cost_usd: float | None = None
+    max_run_cost_usd: float | None = None
     headless: bool | None = None
     judge: str | None = None
     best_of: int = 1
@@ -100,7 +104,7 @@ def _manifest(options: EvalOptions, task_files: list[Path]) -> dict[str, Any]:
     return {"suite": [str(s) for s in options.suite], "task_files": [str(p) for p in task_files], "policy": options.policy,
             "repeats": options.repeats, "seed": options.seed, "same_seed": options.same_seed, "seeds": options.seeds,
             "max_attempts": options.max_attempts, "on_loop": options.on_loop, "max_tokens": options.max_tokens,
-            "judge": options.judge, "best_of": options.best_of if options.best_of > 1 else None,
+            "max_cost_usd": options.max_cost_usd, "judge": options.judge, "best_of": options.best_of if options.best_of > 1 else None,
             "reward_model": options.reward_model if options.best_of > 1 else None, "sessions": []}
 
 
@@ -152,7 +156,8 @@ def evaluate_suite(
     if on_start is not None:
         on_start(len(pending), len(items))
     config = WorkerConfig(policy=options.policy, out_dir=str(out.resolve()), max_attempts=options.max_attempts,
-                          on_loop=options.on_loop, max_tokens=options.max_tokens, headless=options.headless,
+                          on_loop=options.on_loop, max_tokens=options.max_tokens, max_cost_usd=options.max_cost_usd,
+                          headless=options.headless,
                           judge=options.judge, best_of=options.best_of, reward_model=options.reward_model)
     if options.ray:
         from gui_agent.workers.ray_pool import RayPool
@@ -164,6 +169,8 @@ def evaluate_suite(
         pool = LocalPool(config, workers=options.workers, pin_cpus=options.pin_cpus)
     finished = 0
     started = time.monotonic()
+    scheduler = Scheduler(pending)
+    spent = {"usd": sum(_cost(entry) for entry in done.values())}
 
     def record(entry: dict[str, Any]) -> None:
         nonlocal finished
@@ -178,11 +185,18 @@ def evaluate_suite(
         finished += 1
         if on_record is not None:
             on_record(entry)
+        spent["usd"] += _cost(entry)
+        limit = options.max_run_cost_usd
+        if limit is not None and spent["usd"] >= limit and "stopped" not in session:
+            dropped = scheduler.withdraw()
+            session["stopped"] = f"run cost budget reached (${spent['usd']:.4f} of ${limit:g}); {dropped} episodes not started"
+            if on_note is not None:
+                on_note(session["stopped"] + " (raise --max-run-cost and --resume to run them)")
 
     with Ledger(out / LEDGER_FILE) as ledger:
         try:
             if pending:
-                pool.run(Scheduler(pending), record, on_note)
+                pool.run(scheduler, record, on_note)
         finally:
             wall = time.monotonic() - started
             session.update(finished_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -190,6 +204,11 @@ def evaluate_suite(
                            episodes_per_s=round(finished / wall, 4) if wall > 0 and finished else None)
             write_manifest(out, manifest)
     return report(out, items=items, k=options.repeats)
+
+
+def _cost(entry: dict[str, Any]) -> float:
+    """US dollars a ledger record's episode cost (0 when unpriced)."""
+    return float((entry.get("usage") or {}).get("cost_usd") or 0.0)
 
 
 def _check_models(options: EvalOptions, task_files: list[Path], on_note: Callable[[str], None] | None) -> None:
@@ -215,9 +234,9 @@ def report(out: Path, *, items: list[WorkItem] | None = None, k: int | None = No
         records = {key: r for key, r in records.items() if key in wanted}
     k = k or int(manifest.get("repeats", 1))
     last = (manifest.get("sessions") or [{}])[-1]
-    run = {key: manifest.get(key) for key in ("suite", "policy", "repeats", "seed", "same_seed", "seeds", "max_attempts", "on_loop", "max_tokens",
+    run = {key: manifest.get(key) for key in ("suite", "policy", "repeats", "seed", "same_seed", "seeds", "max_attempts", "on_loop", "max_tokens", "max_cost_usd",
                                               "judge", "best_of", "reward_model")}
-    run.update(workers=last.get("workers"), backend=last.get("backend"), episodes_per_s=last.get("episodes_per_s"),
+    run.update(workers=last.get("workers"), backend=last.get("backend"), episodes_per_s=last.get("episodes_per_s"), stopped=last.get("stopped"),
                planned=len(items) if items is not None else None, finished=len(records))
     results = summarize(records.values(), k=k, run=run)
     write_results(out, results)

@@ -31,6 +31,7 @@ class WorkerConfig:
         max_attempts: tries of an episode whose environment failed.
         on_loop: the doom-loop guard's action, ``stop`` or ``warn``.
         max_tokens: token budget per episode (None: none).
+        max_cost_usd: money budget per episode in US dollars (None: none).
         headless: override the tasks' headless setting (None keeps it).
         judge: judge spec for tasks without an evaluator (see :mod:`gui_agent.evaluate.judging`).
         best_of: candidate decisions per step the reward model chooses among (1: off).
@@ -42,6 +43,7 @@ class WorkerConfig:
     max_attempts: int = 3
     on_loop: str = "stop"
     max_tokens: int | None = None
+    max_cost_usd: float | None = None
     headless: bool | None = None
     judge: str | None = None
     best_of: int = 1
@@ -89,7 +91,7 @@ class EpisodeWorker:
             result = run_with_retries(
                 task, self.policy, slot=self.slot, out_dir=out, seed=item.seed,
                 max_attempts=self.config.max_attempts, on_loop=self.config.on_loop,
-                budget=Budget.from_limits(task.limits, max_tokens=self.config.max_tokens),
+                budget=Budget.from_limits(task.limits, max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd),
             )
         except Exception as exc:  # noqa: BLE001 - a bug must not end the run; it is reported, never scored
             self.slot.discard()
@@ -98,14 +100,14 @@ class EpisodeWorker:
                           attempts=1, env_failures=[], usage={}, guard_events=[], episode=None)
         else:
             record.update(
-                success=None if result.env_failed else result.success,
+                success=None if result.env_failed or result.service_failed else result.success,
                 reward=result.reward, steps=result.steps, duration_s=result.duration_s,
                 termination=result.termination, reason=result.reason, fault=result.fault,
                 attempts=result.attempts, env_failures=result.env_failures, usage=result.usage,
                 guard_events=[{k: e[k] for k in ("guard", "kind", "message")} for e in result.guard_events],
                 episode=str(result.episode_path),
             )
-            if self.config.judge and task.evaluator is None and not result.env_failed:
+            if self.config.judge and task.evaluator is None and not (result.env_failed or result.service_failed):
                 self._judged(record, result.episode_path)
         record["finished_at"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
         return record

@@ -85,6 +85,16 @@ class Scheduler:
         """``item`` left its worker (finished, or given back with :meth:`add`)."""
         self._busy[item.task_id] -= 1
 
+    def withdraw(self) -> int:
+        """Drop every item not yet handed out (a budget is spent); returns how many.
+
+        Items under way finish; the dropped ones stay unfinished, so a resumed run
+        does them.
+        """
+        dropped = len(self)
+        self._pending.clear()
+        return dropped
+
 
 class LostWork:
     """Accounting of items whose worker died (or got stuck) under them.

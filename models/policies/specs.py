@@ -54,6 +54,12 @@ def _hf(argument: str) -> Policy:
     return load_vlm_policy(argument)
 
 
+def _openai(argument: str) -> Policy:
+    from models.http.openai_chat import load_openai_policy
+
+    return load_openai_policy(argument)
+
+
 ORACLE = PolicyEntry("oracle", "scripted MiniWoB++ solver that reads the DOM (demonstrations, reference)", _oracle)
 DESKTOP_ORACLE = PolicyEntry("desktop-oracle", "scripted solver of the desktop suites (real clicks and keys through XTEST)", _desktop_oracle)
 RANDOM = PolicyEntry("random", "random clicks/typing/keys; 'random:SEED' to choose the seed", _random)
@@ -63,4 +69,8 @@ PIXEL = PolicyEntry(
 )
 HF = PolicyEntry(
     "hf", "'hf:PATH_OR_ID[?images=2&...]' a transformers vision-language model (Qwen2-VL, Qwen2.5-VL/UI-TARS, Idefics3/SmolVLM)", _hf
+)
+OPENAI = PolicyEntry(
+    "openai", "'openai:MODEL[?base_url=...&format=uitars|uitars-v1|pyautogui|json]' a model behind an OpenAI-compatible chat API "
+    "(vLLM, SGLang, TGI, transformers serve, Ollama, OpenAI); key from $OPENAI_API_KEY", _openai
 )

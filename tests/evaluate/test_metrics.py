@@ -8,7 +8,7 @@ import math
 import pytest
 
 from gui_agent.evaluate.metrics import pass_at_k, pass_hat_k, wilson_interval
-from gui_agent.evaluate.report import summarize, to_markdown
+from gui_agent.evaluate.report import summarize, table_rows, to_markdown
 
 # (n, c, k, pass@k, pass^k), worked by hand from the definitions:
 #   pass@k = 1 - C(n-c, k) / C(n, k)     pass^k = C(c, k) / C(n, k)
@@ -102,9 +102,36 @@ def test_summary_per_task_and_overall_with_env_failures_apart() -> None:
     assert overall["pass@1_ci95"] == [round(lo, 4), round(hi, 4)]
     assert overall["pass^k"] == pytest.approx(round((0.5 + 0.0 + round(1 / 3, 4)) / 3, 4))  # tasks averaged
     assert overall["pass^j"]["1"] == pytest.approx(round((3 / 4 + 1 / 4 + round(2 / 3, 4)) / 3, 4))
-    assert overall["usage"] == {"input_tokens": 100, "output_tokens": 20, "images": 1}
+    assert overall["usage"] == {"input_tokens": 100, "output_tokens": 20, "images": 1, "cached_tokens": 0, "retries": 0}
+    assert overall["cost_usd"] is None and overall["pass^k_per_usd"] is None  # nothing priced: no money figures
     assert overall["tokens_per_episode"] == pytest.approx(round(120 / 11, 1))
     assert results["unscored"] == [{"key": "c#1", "fault": "dead", "reason": "browser died", "episode": None}]
     page = to_markdown(results)
     assert "| a | 3/4 | 75.0 |" in page and "c#1" in page and "pass^2" in page
     assert math.isclose(tasks["a"]["pass@1"], 0.75)
+
+
+def test_cost_figures_and_policy_service_failures_apart() -> None:
+    priced = lambda usd: {"input_tokens": 1000, "output_tokens": 50, "images": 1, "cost_usd": usd}  # noqa: E731
+    records = (
+        [_record("a", r, s, usage=priced(0.02)) for r, s in enumerate([True, True, False, True])]
+        + [_record("b", 0, True, usage=priced(0.04)), _record("b", 1, False, usage=priced(0.04)),
+           _record("b", 2, None, termination="service_error", fault="unavailable", reason="policy service: 503 x4"),
+           _record("b", 3, None, fault="dead", reason="browser died")]
+    )
+    results = summarize(records, k=2)
+    tasks = {t["task_id"]: t for t in results["tasks"]}
+    a, b, overall = tasks["a"], tasks["b"], results["overall"]
+    assert a["cost_usd"] == pytest.approx(0.08) and a["cost_per_episode"] == pytest.approx(0.02)
+    assert a["cost_per_success"] == pytest.approx(round(0.08 / 3, 6))
+    assert a["pass^k_per_usd"] == pytest.approx(round(0.5 / 0.02, 4))      # pass^2 = C(3,2)/C(4,2) = 0.5
+    assert (b["scored"], b["env_failures"], b["service_failures"]) == (2, 1, 1)
+    assert b["cost_per_episode"] == pytest.approx(0.04) and b["pass^k"] == 0.0 and b["pass^k_per_usd"] == 0.0
+    assert (overall["scored"], overall["env_failures"], overall["service_failures"]) == (6, 1, 1)
+    assert overall["cost_usd"] == pytest.approx(0.16) and overall["cost_per_success"] == pytest.approx(round(0.16 / 4, 6))
+    assert {u["key"] for u in results["unscored"]} == {"b#2", "b#3"}
+    page = to_markdown(results)
+    assert "1 environment failures and 1 policy service failures not scored" in page
+    assert "Cost: $0.1600 in all" in page
+    header, rows = table_rows(results)
+    assert "$/ep" in header and rows[0][header.index("$/ep")] == "0.0200"

@@ -1,0 +1,293 @@
+"""``--policy openai:MODEL``: any vision-language model behind an OpenAI-compatible chat API.
+
+vLLM, SGLang, TGI, ``transformers serve``, Ollama and OpenAI itself all answer
+``POST {base_url}/chat/completions``. The prompt is the one the ``hf:`` policy and the SFT
+export build (:class:`gui_agent.export.sft.SftEpisode`: system prompt, task, previous
+actions, the last N screenshots), so a model fine-tuned on our export is asked what it was
+trained on, whether it runs in-process or on a GPU box; screenshots go as base64 PNG
+``image_url`` parts.
+
+Reply formats (``format=``):
+
+==============  ===============================================================  ==========
+format          the model writes                                                 coordinates
+==============  ===============================================================  ==========
+``uitars-v1``   UI-TARS ``Thought: ... Action: click(start_box='(x,y)')``        0..1000 of the screenshot
+``uitars``      the same, UI-TARS-1.5 / Qwen2.5-VL                               pixels of the smart_resize image
+``pyautogui``   ``Action: pyautogui.click(x, y)`` (OpenCUA, Idefics3/SmolVLM)    screenshot pixels
+``json``        a tool call of one of the canonical actions (general models:     screenshot pixels
+                GPT-4o, Qwen3-VL, Llama...), schemas from :mod:`gui_agent.actions`
+==============  ===============================================================  ==========
+
+For ``uitars`` the screenshot is resized to its smart_resize frame *before* it is sent
+(``min_pixels``/``max_pixels`` as the server's processor has them), so the server's
+processor has nothing left to resize and the model's pixels map back exactly. UI-TARS
+replies are parsed as the models write them (full-width punctuation after a Chinese
+prompt included: :func:`gui_agent.action_formats.parse_uitars`).
+
+When the server says the prompt is longer than its context, the oldest screenshot is
+dropped and the call made again, down to one screenshot; the number sent is recorded.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from gui_agent.action_formats.uitars import MAX_PIXELS, MIN_PIXELS, smart_resize
+from gui_agent.actions import Action, action_from_dict, action_tool_schemas
+from gui_agent.envs.base import Observation
+from gui_agent.episode.format import ActorInfo, EnvInfo, EpisodeMeta, ScreenSize, TaskInfo
+from gui_agent.errors import ActionError, ActionParseError, ModelError, PolicyRequestError
+from gui_agent.export.sft import SftEpisode, SftOptions
+from gui_agent.policy import PolicyOutput, TaskContext
+from models.http.calls import ContextTooLong, call_with_retries, classify_sdk_error
+from models.http.concurrency import EndpointSlots
+from models.http.pricing import metered_usage
+from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
+
+#: Reply formats this policy reads.
+FORMATS = ("uitars", "uitars-v1", "pyautogui", "json")
+#: Options of ``openai:`` besides the common ones (:mod:`models.http.settings`).
+OPTIONS = {
+    "format": PARSERS["text"], "images": PARSERS["positive_int"], "history": PARSERS["count"],
+    "max_tokens": PARSERS["positive_int"], "temperature": PARSERS["price"],
+    "min_pixels": PARSERS["positive_int"], "max_pixels": PARSERS["positive_int"],
+}
+
+_TOOL_SYSTEM = (
+    "You are a GUI agent. You are given a task, your previous actions and a screenshot of the screen. "
+    "Do the next action to complete the task by calling exactly one of the tools. Coordinates are pixels "
+    "of the screenshot, origin top-left. You may say what you see and plan in one or two sentences first."
+)
+
+
+def png_data_url(image: Any) -> str:
+    """A PIL image as a ``data:image/png;base64,...`` URL (lossless: the model sees our pixels)."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def chat_messages(messages: list[dict[str, Any]], images: list[Any]) -> list[dict[str, Any]]:
+    """SFT-style messages (``{"type": "image"}`` placeholders, images apart) as OpenAI chat messages."""
+    pending = iter(images)
+    converted = []
+    for message in messages:
+        parts = []
+        for part in message["content"]:
+            if part["type"] == "image":
+                parts.append({"type": "image_url", "image_url": {"url": png_data_url(next(pending))}})
+            else:
+                parts.append({"type": "text", "text": part["text"]})
+        if message["role"] == "system":  # plain text: every server takes a string system turn
+            converted.append({"role": "system", "content": "\n".join(p["text"] for p in parts)})
+        else:
+            converted.append({"role": message["role"], "content": parts})
+    return converted
+
+
+def drop_oldest_image(messages: list[dict[str, Any]], images: list[Any]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The prompt with its oldest screenshot taken out (SFT-style messages)."""
+    dropped = False
+    shorter = []
+    for message in messages:
+        content = []
+        for part in message["content"]:
+            if part["type"] == "image" and not dropped:
+                dropped = True
+                continue
+            content.append(part)
+        shorter.append({**message, "content": content})
+    return shorter, images[1:]
+
+
+class OpenAIChatPolicy:
+    """A model behind an OpenAI-compatible chat endpoint as a :class:`gui_agent.policy.Policy`.
+
+    Args:
+        model: the model name the server knows.
+        endpoint: URL, key, retries, concurrency, price (see :mod:`models.http.settings`).
+        action_format: one of :data:`FORMATS`.
+        images, history: screenshots and previous actions per prompt.
+        max_tokens: longest reply.
+        temperature: sampling temperature (0: greedy).
+        min_pixels, max_pixels: the server processor's smart_resize bounds (``uitars``).
+        client: an ``openai.OpenAI`` client to use instead of building one.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        endpoint: Endpoint,
+        action_format: str = "uitars",
+        images: int = 1,
+        history: int = 5,
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        min_pixels: int = MIN_PIXELS,
+        max_pixels: int = MAX_PIXELS,
+        client: Any = None,
+    ) -> None:
+        if action_format not in FORMATS:
+            raise ModelError(f"openai:{model}: format={action_format!r}; expected one of {', '.join(FORMATS)}")
+        self.model = model
+        self.endpoint = endpoint
+        self.action_format = action_format
+        self.images = images
+        self.history = history
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.min_pixels, self.max_pixels = min_pixels, max_pixels
+        self.name = f"openai:{model}"
+        self._client = client if client is not None else _client(endpoint)
+        self._slots = EndpointSlots(str(self._client.base_url), endpoint.max_concurrent) if endpoint.max_concurrent else None
+        self._task: TaskContext | None = None
+        self._episode: SftEpisode | None = None
+
+    # -- Policy ---------------------------------------------------------------------------
+    def reset(self, task: TaskContext) -> None:
+        self._task = task
+        self._episode = None  # built at the first observation, which tells the screen size
+
+    def act(self, observation: Observation) -> PolicyOutput:
+        from PIL import Image
+
+        screen = Image.fromarray(observation.screenshot)
+        episode = self._episode_for(screen.width, screen.height)
+        sent = self._frame(screen)
+        messages, images = episode.prompt(sent)
+        while True:
+            try:
+                answer = call_with_retries(
+                    lambda: self._send(messages, images), classify=lambda exc: classify_sdk_error(exc, _sdk(), secrets=(self.endpoint.api_key,)),
+                    policy=self.endpoint.retry, what=f"the model server at {self._client.base_url}",
+                )
+                break
+            except ContextTooLong as exc:
+                if len(images) <= 1:
+                    raise PolicyRequestError(f"the model server says the prompt is too long even with one screenshot: {exc}") from None
+                messages, images = drop_oldest_image(messages, images)
+        response = answer.value
+        choice = response.choices[0]
+        usage = getattr(response, "usage", None)
+        cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None) or 0
+        metered = metered_usage(
+            self.endpoint.price, input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            output_tokens=int(getattr(usage, "completion_tokens", 0) or 0), cached_tokens=int(cached),
+            images=len(images), latency_s=answer.latency_s, retries=answer.retries,
+        )
+        thought, actions, raw = self._parse(choice.message, screen.width, screen.height)
+        for action in actions:
+            episode.remember(action, sent)
+        return PolicyOutput(actions=actions, thought=thought, usage=metered, raw=raw,
+                            info={"format": self.action_format, "images_sent": len(images)})
+
+    # -- internals ----------------------------------------------------------------------------
+    def _episode_for(self, width: int, height: int) -> SftEpisode:
+        if self._task is None:
+            raise RuntimeError("reset(task) must be called before act()")
+        if self._episode is None:
+            meta = EpisodeMeta(
+                episode_id="live", created_at="1970-01-01T00:00:00+00:00",
+                task=TaskInfo(id=self._task.task_id, instruction=self._task.instruction),
+                env=EnvInfo(kind="browser", screen=ScreenSize(width=width, height=height)),
+                actor=ActorInfo(type="policy", name=self.name),
+            )
+            prompt_format = "canonical" if self.action_format == "json" else self.action_format
+            options = SftOptions(action_format=prompt_format, images=self.images, history=self.history)  # type: ignore[arg-type]
+            self._episode = SftEpisode(meta, self._task.instruction, options)
+        return self._episode
+
+    def _frame(self, screen: Any) -> Any:
+        """The screenshot as sent: for ``uitars``, already at its smart_resize size."""
+        if self.action_format != "uitars":
+            return screen
+        height, width = smart_resize(screen.height, screen.width, min_pixels=self.min_pixels, max_pixels=self.max_pixels)
+        return screen if (width, height) == screen.size else screen.resize((width, height), resample=3)  # bicubic
+
+    def _send(self, messages: list[dict[str, Any]], images: list[Any]) -> Any:
+        body: dict[str, Any] = {
+            "model": self.model, "messages": chat_messages(messages, images), "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+        }
+        if self.action_format == "json":
+            body["messages"][0] = {"role": "system", "content": _TOOL_SYSTEM}
+            body["tools"] = [{"type": "function", "function": tool} for tool in action_tool_schemas()]
+            body["tool_choice"] = "required"
+        if self._slots is None:
+            return self._client.chat.completions.create(**body)
+        with self._slots.slot():
+            return self._client.chat.completions.create(**body)
+
+    def _parse(self, message: Any, width: int, height: int) -> tuple[str | None, list[Action], str]:
+        text = message.content or ""
+        if self.action_format == "json":
+            return _parse_tool_calls(message, text)
+        from models.vlm.replies import parse_reply
+
+        bounds = {"min_pixels": self.min_pixels, "max_pixels": self.max_pixels} if self.action_format == "uitars" else {}
+        parsed = parse_reply(text, self.action_format, screen_width=width, screen_height=height, **bounds)
+        return parsed.thought, parsed.actions, text
+
+
+def _parse_tool_calls(message: Any, text: str) -> tuple[str | None, list[Action], str]:
+    """Canonical actions of a reply's tool calls (their arguments are the action fields)."""
+    calls = list(getattr(message, "tool_calls", None) or [])
+    raw = json.dumps({"content": text or None, "tool_calls": [{"name": c.function.name, "arguments": c.function.arguments} for c in calls]})
+    if not calls:
+        raise ActionParseError("the reply calls no tool", raw)
+    actions = []
+    for call in calls:
+        try:
+            arguments = json.loads(call.function.arguments or "{}")
+        except json.JSONDecodeError as exc:
+            raise ActionParseError(f"{call.function.name}: arguments are not JSON ({exc})", raw) from None
+        if not isinstance(arguments, Mapping):
+            raise ActionParseError(f"{call.function.name}: arguments must be an object", raw)
+        try:
+            actions.append(action_from_dict({"kind": call.function.name, **arguments}))
+        except ActionError as exc:
+            raise ActionParseError(str(exc), raw) from None
+    return (text.strip() or None), actions, raw
+
+
+def _sdk() -> Any:
+    import openai
+
+    return openai
+
+
+def _client(endpoint: Endpoint) -> Any:
+    try:
+        import openai
+    except ModuleNotFoundError:
+        raise ModelError("openai: policies need the openai SDK: pip install -e '.[http]'") from None
+    return openai.OpenAI(base_url=endpoint.base_url, api_key=endpoint.api_key or "not-needed",
+                         timeout=endpoint.retry.timeout_s, max_retries=0)
+
+
+def load_openai_policy(argument: str) -> OpenAIChatPolicy:
+    """The policy of an ``openai:`` spec's argument: ``MODEL[?options]`` (see the module docstring)."""
+    model, options = parse_spec("openai", argument, OPTIONS)
+    endpoint = endpoint_from(options, model=model, default_key_env="OPENAI_API_KEY", default_base_url=None,
+                             base_url_env="OPENAI_BASE_URL", needs_key=not (options.get("base_url") or _env_base_url()))
+    return OpenAIChatPolicy(
+        model, endpoint=endpoint, action_format=options.get("format", "uitars"), images=options.get("images", 1),
+        history=options.get("history", 5), max_tokens=options.get("max_tokens", 256),
+        temperature=options.get("temperature", 0.0), min_pixels=options.get("min_pixels", MIN_PIXELS),
+        max_pixels=options.get("max_pixels", MAX_PIXELS),
+    )
+
+
+def _env_base_url() -> str | None:
+    import os
+
+    return os.environ.get("OPENAI_BASE_URL") or None
+
+
+__all__ = ["FORMATS", "OPTIONS", "OpenAIChatPolicy", "chat_messages", "drop_oldest_image", "load_openai_policy", "png_data_url"]

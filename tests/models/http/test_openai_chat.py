@@ -1,0 +1,215 @@
+"""``openai:MODEL`` against a loopback stand-in of the OpenAI chat API, through the official SDK.
+
+The request bodies the SDK sends are checked against the documented schema; answers are
+documented example responses or injected faults. No browser: observations are arrays.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import time
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from gui_agent.action_formats.uitars import smart_resize
+from gui_agent.actions import Click, Hotkey, Type
+from gui_agent.envs.base import Observation
+from gui_agent.errors import ActionParseError, ModelError, PolicyRequestError, PolicyServiceError
+from gui_agent.policy import TaskContext
+from gui_agent.registry import load_policy
+from models.http.pricing import PRICES
+from tests.models.http.standin import Reply, chat_completion, openai_error, stand_in
+
+KEY = "sk-test-not-a-real-key-0123456789"
+SCREEN = (1920, 1080)
+
+
+@pytest.fixture(autouse=True)
+def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+
+
+def _screen(width: int = SCREEN[0], height: int = SCREEN[1], value: int = 0) -> Observation:
+    pixels = np.zeros((height, width, 3), np.uint8)
+    pixels[..., 0] = value
+    pixels[100:200, 300:500] = (255, 255, 255)
+    return Observation(screenshot=pixels)
+
+
+def _policy(url: str, options: str = "", model: str = "gpt-4o-2024-08-06"):  # type: ignore[no-untyped-def]
+    policy = load_policy(f"openai:{model}?base_url={url}/v1&retries=3&timeout=2&backoff=0.01{options}")
+    policy.reset(TaskContext(task_id="t/x", instruction="Save the file", seed=0))
+    return policy
+
+
+def _images(body: dict) -> list[Image.Image]:
+    found = []
+    for message in body["messages"]:
+        if isinstance(message["content"], list):
+            for part in message["content"]:
+                if part["type"] == "image_url":
+                    url = part["image_url"]["url"]
+                    assert url.startswith("data:image/png;base64,")
+                    found.append(Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))))
+    return found
+
+
+UITARS_REPLY = "Thought: The save button is at the top.\nAction: click(start_box='(966,546)')"
+
+
+def test_the_request_is_the_documented_chat_body_with_the_screenshot_and_the_key_in_the_header() -> None:
+    with stand_in([Reply(body=chat_completion("Thought: t\nAction: pyautogui.click(400, 150)"))]) as server:
+        policy = _policy(server.url, "&format=pyautogui&max_tokens=64")
+        output = policy.act(_screen())
+    request = server.requests[0]
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"] == f"Bearer {KEY}"
+    body = request.body
+    assert body["model"] == "gpt-4o-2024-08-06" and body["max_tokens"] == 64 and body["temperature"] == 0
+    assert [m["role"] for m in body["messages"]] == ["system", "user"]
+    assert isinstance(body["messages"][0]["content"], str) and "pyautogui" in body["messages"][0]["content"]
+    texts = [p["text"] for p in body["messages"][1]["content"] if p["type"] == "text"]
+    assert texts and texts[0].startswith("Task: Save the file")
+    (image,) = _images(body)
+    assert image.size == SCREEN and np.array_equal(np.asarray(image.convert("RGB")), _screen().screenshot)  # lossless
+    assert output.actions == [Click(400, 150)] and output.thought == "t"
+    assert KEY not in repr(policy.endpoint) and KEY not in policy.name
+
+
+def test_uitars_screenshots_are_sent_at_their_smart_resize_size_and_points_map_back_exactly() -> None:
+    height, width = smart_resize(SCREEN[1], SCREEN[0])
+    with stand_in([Reply(body=chat_completion(UITARS_REPLY))]) as server:
+        output = _policy(server.url, "&format=uitars").act(_screen())
+    (image,) = _images(server.requests[0].body)
+    assert image.size == (width, height) != SCREEN
+    assert output.actions == [Click(round(966 * SCREEN[0] / width), round(546 * SCREEN[1] / height))]
+    assert output.thought == "The save button is at the top."
+
+
+def test_uitars_replies_written_after_a_chinese_prompt_are_read() -> None:
+    reply = "Thought：保存按钮在顶部。\nAction：click(start_box='<|box_start|>(500，500)<|box_end|>')"
+    with stand_in([Reply(body=chat_completion(reply))]) as server:
+        output = _policy(server.url, "&format=uitars-v1").act(_screen())
+    assert output.actions == [Click(960, 540)]  # 0..1000 of the screenshot
+    assert output.thought == "保存按钮在顶部。"
+
+
+def test_json_tool_calls_of_the_canonical_actions() -> None:
+    calls = [{"name": "click", "arguments": {"x": 310, "y": 120}}, {"name": "type", "arguments": {"text": "report\n"}},
+             {"name": "hotkey", "arguments": {"keys": ["ctrl", "s"]}}]
+    with stand_in([Reply(body=chat_completion("I click the name field.", tool_calls=calls))]) as server:
+        output = _policy(server.url, "&format=json").act(_screen())
+    body = server.requests[0].body
+    names = [tool["function"]["name"] for tool in body["tools"]]
+    assert names == ["click", "move", "drag", "scroll", "type", "hotkey", "wait", "done"]
+    assert all(tool["type"] == "function" and tool["function"]["parameters"]["type"] == "object" for tool in body["tools"])
+    assert body["tool_choice"] == "required"
+    assert output.actions == [Click(310, 120), Type("report\n"), Hotkey(("ctrl", "s"))]
+    assert output.thought == "I click the name field."
+
+
+def test_usage_tokens_images_retries_latency_and_cost() -> None:
+    script = [Reply(status=500, body=openai_error("overloaded", kind="server_error")),
+              Reply(body=chat_completion(UITARS_REPLY, prompt_tokens=1200, completion_tokens=30, cached_tokens=200))]
+    with stand_in(script) as server:
+        usage = _policy(server.url, "&format=uitars").act(_screen()).usage
+    price = PRICES["gpt-4o"]
+    assert (usage.input_tokens, usage.output_tokens, usage.cached_tokens, usage.images, usage.retries) == (1200, 30, 200, 1, 1)
+    assert usage.cost_usd == pytest.approx((1000 * price.input + 200 * price.cached_input + 30 * price.output) / 1e6)
+    assert usage.latency_s is not None and usage.latency_s > 0
+
+
+def test_a_self_hosted_model_has_no_price_unless_given_one() -> None:
+    with stand_in([Reply(body=chat_completion(UITARS_REPLY, prompt_tokens=1000, completion_tokens=100))]) as server:
+        assert _policy(server.url, "&format=uitars", model="ByteDance-Seed/UI-TARS-1.5-7B").act(_screen()).usage.cost_usd is None
+        priced = _policy(server.url, "&format=uitars&price_in=0.2&price_out=0.8", model="ByteDance-Seed/UI-TARS-1.5-7B")
+        assert priced.act(_screen()).usage.cost_usd == pytest.approx((1000 * 0.2 + 100 * 0.8) / 1e6)
+    with pytest.raises(ModelError, match="give both price_in and price_out"):
+        load_policy("openai:my-model?base_url=http://127.0.0.1:9/v1&price_in=1")
+
+
+@pytest.mark.parametrize("fault", [
+    Reply(status=429, body=openai_error("Rate limit reached", kind="requests", code="rate_limit_exceeded"), headers={"retry-after": "1"}),
+    Reply(status=503, body=openai_error("The server is overloaded", kind="server_error")),
+    Reply(fault="hang", hang_s=4.0),
+    Reply(fault="drop"),
+    Reply(fault="garbage"),
+], ids=["429-retry-after", "503", "hang-past-timeout", "dropped-connection", "malformed-body"])
+def test_each_fault_is_retried_and_the_step_records_it(fault: Reply) -> None:
+    with stand_in([fault, Reply(body=chat_completion(UITARS_REPLY))]) as server:
+        started = time.monotonic()
+        output = _policy(server.url, "&format=uitars").act(_screen())
+        elapsed = time.monotonic() - started
+    assert len(server.requests) == 2 and output.usage.retries == 1
+    assert output.actions and isinstance(output.actions[0], Click)
+    if fault.headers.get("retry-after"):
+        assert elapsed >= 1.0  # the service's Retry-After was honoured
+
+
+def test_a_service_that_stays_down_is_a_policy_service_failure_after_bounded_retries() -> None:
+    with stand_in([Reply(status=502, body=openai_error("bad gateway", kind="server_error"))]) as server:
+        with pytest.raises(PolicyServiceError, match=r"did not answer \(4 tries.*HTTP 502: bad gateway"):
+            _policy(server.url, "&format=uitars").act(_screen())
+    assert len(server.requests) == 4  # the first request and retries=3
+
+
+def test_a_refused_request_fails_at_once_with_the_services_words_and_never_the_key() -> None:
+    masked = "Incorrect API key provided: sk-test-********6789. You can find your API key at the usual place."
+    with stand_in([Reply(status=401, body=openai_error(masked, code="invalid_api_key"))]) as server:
+        with pytest.raises(PolicyRequestError) as info:
+            _policy(server.url, "&format=uitars").act(_screen())
+    assert len(server.requests) == 1
+    assert "HTTP 401: Incorrect API key provided" in str(info.value)
+    assert KEY not in str(info.value) and "sk-test-****" not in str(info.value)
+
+
+def test_a_prompt_too_long_for_the_context_drops_the_oldest_screenshot_and_asks_again() -> None:
+    too_long = openai_error("This model's maximum context length is 8192 tokens. However, you requested 9001 tokens.",
+                            code="context_length_exceeded")
+    script = [Reply(body=chat_completion(UITARS_REPLY)), Reply(status=400, body=too_long), Reply(body=chat_completion(UITARS_REPLY))]
+    with stand_in(script) as server:
+        policy = _policy(server.url, "&format=uitars&images=2")
+        policy.act(_screen(value=10))
+        second = policy.act(_screen(value=20))
+    counts = [len(_images(r.body)) for r in server.requests]
+    assert counts == [1, 2, 1]
+    assert second.info["images_sent"] == 1 and second.usage.images == 1
+    # The screenshot kept is the current one, not the older one.
+    assert np.asarray(_images(server.requests[2].body)[0])[0, 0, 0] == 20
+
+
+def test_an_unreadable_reply_is_the_agents_error_with_the_raw_text() -> None:
+    with stand_in([Reply(body=chat_completion("I would like to click somewhere nice."))]) as server:
+        with pytest.raises(ActionParseError) as info:
+            _policy(server.url, "&format=uitars").act(_screen())
+    assert info.value.raw == "I would like to click somewhere nice."
+
+
+def test_keys_come_from_the_environment_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ModelError, match="API keys are read from the environment only"):
+        load_policy("openai:gpt-4o?api_key=sk-123")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    with pytest.raises(ModelError, match="set the environment variable OPENAI_API_KEY"):
+        load_policy("openai:gpt-4o")
+    monkeypatch.setenv("MY_GATEWAY_KEY", "gw-secret-abcdef")
+    with stand_in([Reply(body=chat_completion(UITARS_REPLY))]) as server:
+        policy = load_policy(f"openai:gpt-4o?base_url={server.url}/v1&key_env=MY_GATEWAY_KEY")
+        policy.reset(TaskContext(task_id="t", instruction="x"))
+        policy.act(_screen())
+    assert server.requests[0].headers["authorization"] == "Bearer gw-secret-abcdef"
+    with pytest.raises(ModelError, match="unknown option 'colour'"):
+        load_policy("openai:gpt-4o?colour=red")
+
+
+def test_base_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    with stand_in([Reply(body=chat_completion(UITARS_REPLY))]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
+        policy = load_policy("openai:gpt-4o")
+        policy.reset(TaskContext(task_id="t", instruction="x"))
+        policy.act(_screen())
+    assert len(server.requests) == 1
+    assert len(_images(server.requests[0].body)) == 1
