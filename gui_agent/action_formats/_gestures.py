@@ -18,15 +18,23 @@ folding for every format so the rules are the same everywhere:
 * What has no canonical form is an error, never guessed: a click while keys are held
   (ctrl+click), typing while keys are held, a button or key still down at the end, an
   action after the episode ended.
+
+The computer-use tools (Anthropic's and OpenAI's) also share what lives at the end of this
+module: :class:`DisplayScale` between the display size declared to a tool (the screenshot
+the model sees) and the real screen, :func:`fit_display` choosing that size under a
+vendor's image limits, :func:`wheel_clicks` for tools that scroll by pixels, and
+:class:`ObservationRequest` for a tool call that asks to look rather than act.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal, Union
 
-from gui_agent.actions import Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
+from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.errors import ActionError, ActionParseError
 
 Point = tuple[int, int]
@@ -252,6 +260,26 @@ class GestureBuilder:
         self._flush_move()
         self._emit(Done, success=success, answer=answer, handoff=handoff)
 
+    def set_raw(self, raw: str) -> None:
+        """The input later errors quote, for a builder fed one tool call at a time."""
+        self._raw = raw
+
+    @property
+    def held_button(self) -> str | None:
+        """The mouse button held down (pressed, not yet released), if any."""
+        return self._button[0] if self._button is not None else None
+
+    def drain(self) -> list[Action]:
+        """The actions completed so far, taken out of the builder.
+
+        Unlike :meth:`finish`, a held mouse button stays held for later events (a tool that
+        presses the button in one call and releases it in another); a pending move is
+        emitted, since the next call is a separate step.
+        """
+        self._flush_move()
+        actions, self._actions = self._actions, []
+        return actions
+
     def finish(self) -> list[Action]:
         """The actions; raises if a gesture is left open or there was nothing at all."""
         if self._button is not None:
@@ -294,3 +322,206 @@ class GestureReader:
             return convert(name)
         except ActionError as exc:
             raise self.fail(f"{where}invalid key: {exc}") from exc
+
+    def display_point(self, scale: DisplayScale, x: Any, y: Any, what: str) -> Point:
+        """A point of a computer-use tool's display as a screen pixel (see :class:`DisplayScale`)."""
+        try:
+            return scale.to_screen(x, y)
+        except ActionError as exc:
+            raise self.fail(f"{what}: {exc}") from exc
+
+
+# -- computer-use tools: display scaling, pixel scrolls, observation requests ---------------
+
+
+def wheel_clicks(pixels: float | Fraction) -> int:
+    """Screen pixels of scrolling as wheel clicks of :data:`PIXELS_PER_WHEEL_CLICK` pixels.
+
+    Rounds half away from zero and never to 0 for a non-zero amount (30 px is one click):
+    at most half a click of error, none for multiples of 100 px. The same rule as
+    BrowserGym's ``scroll(delta_x, delta_y)``.
+    """
+    if pixels == 0:
+        return 0
+    clicks = max(1, math.floor(abs(Fraction(pixels)) / PIXELS_PER_WHEEL_CLICK + Fraction(1, 2)))
+    return clicks if pixels > 0 else -clicks
+
+
+def _round_half_up(value: Fraction) -> int:
+    return math.floor(value + Fraction(1, 2))
+
+
+def _exact(value: Any, what: str) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ActionError(f"{what} must be a number, got {value!r}")
+    return Fraction(value)
+
+
+@dataclass(frozen=True)
+class DisplayScale:
+    """Maps between a computer-use tool's declared display and the real screen, exactly.
+
+    A computer-use model sees screenshots resized to the display declared in the tool
+    definition (``display_width_px`` / ``display_width``) and answers in that image's pixels;
+    canonical actions are in pixels of the screen. Each axis scales on its own, in exact
+    rational arithmetic:
+
+    * :meth:`to_screen`: ``x * screen_width / display_width``, rounded half up and clamped
+      inside the screen. A model coordinate outside ``0..display_width`` is an error.
+    * :meth:`to_display`: the inverse, rounded half up and clamped inside the display.
+
+    When the screen is at least as large as the display (the usual case), display -> screen
+    -> display is the identity for every point inside the display; screen -> display ->
+    screen lands within ``ratio / 2 + 1 / 2`` screen pixels (``ratio = screen / display``;
+    one pixel up to 1.5x), and is the identity without scaling.
+
+    Args:
+        display_width: width declared to the tool, the width of the screenshots it gets.
+        display_height: height declared to the tool.
+        screen_width: width of the real screen (the observation).
+        screen_height: height of the real screen.
+
+    Raises:
+        ValueError: a size that is not a positive integer.
+    """
+
+    display_width: int
+    display_height: int
+    screen_width: int
+    screen_height: int
+
+    def __post_init__(self) -> None:
+        for name in ("display_width", "display_height", "screen_width", "screen_height"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"DisplayScale {name} must be a positive integer, got {value!r}")
+
+    @classmethod
+    def identity(cls, width: int, height: int) -> DisplayScale:
+        """No scaling: the tool is told the screen's own size."""
+        return cls(width, height, width, height)
+
+    @property
+    def display_size(self) -> tuple[int, int]:
+        """(width, height) to declare to the tool and to resize screenshots to."""
+        return self.display_width, self.display_height
+
+    @property
+    def is_identity(self) -> bool:
+        """True when display and screen are the same size."""
+        return (self.display_width, self.display_height) == (self.screen_width, self.screen_height)
+
+    def to_screen(self, x: Any, y: Any) -> Point:
+        """A point of the display (int or float) as a screen pixel.
+
+        Raises:
+            ActionError: not a finite number, negative, or beyond the display's edge.
+        """
+        fx, fy = _exact(x, "x"), _exact(y, "y")
+        if not (0 <= fx <= self.display_width and 0 <= fy <= self.display_height):
+            raise ActionError(
+                f"point ({x}, {y}) is outside the {self.display_width}x{self.display_height} display"
+            )
+        sx = _round_half_up(fx * self.screen_width / self.display_width)
+        sy = _round_half_up(fy * self.screen_height / self.display_height)
+        return min(sx, self.screen_width - 1), min(sy, self.screen_height - 1)
+
+    def to_display(self, x: int, y: int) -> Point:
+        """A screen pixel as a point of the display.
+
+        Raises:
+            ActionError: the pixel is not on the screen.
+        """
+        if not (0 <= x < self.screen_width and 0 <= y < self.screen_height):
+            raise ActionError(f"point ({x}, {y}) is outside the {self.screen_width}x{self.screen_height} screen")
+        dx = _round_half_up(Fraction(x) * self.display_width / self.screen_width)
+        dy = _round_half_up(Fraction(y) * self.display_height / self.screen_height)
+        return min(dx, self.display_width - 1), min(dy, self.display_height - 1)
+
+    def length_to_screen(self, value: Any, axis: Literal["x", "y"]) -> Fraction:
+        """A distance along ``axis`` in display pixels (a pixel scroll) as exact screen pixels.
+
+        Raises:
+            ActionError: not a finite number.
+        """
+        exact = _exact(value, f"{axis} distance")
+        if axis == "x":
+            return exact * self.screen_width / self.display_width
+        return exact * self.screen_height / self.display_height
+
+    def length_to_display(self, pixels: int, axis: Literal["x", "y"]) -> int:
+        """A distance along ``axis`` in screen pixels as whole display pixels (half away from zero)."""
+        if axis == "x":
+            exact = Fraction(abs(pixels)) * self.display_width / self.screen_width
+        else:
+            exact = Fraction(abs(pixels)) * self.display_height / self.screen_height
+        return _round_half_up(exact) * (1 if pixels >= 0 else -1)
+
+
+def fit_display(
+    screen_width: int, screen_height: int, *, max_long_edge: int | None = None, max_pixels: int | None = None
+) -> tuple[int, int]:
+    """The largest display size with the screen's aspect ratio within the limits.
+
+    ``scale = min(1, max_long_edge / long_edge, sqrt(max_pixels / (width * height)))`` and
+    each side is ``int(side * scale)``: the arithmetic of Anthropic's documented
+    ``get_scale_factor``. No limit given means the screen's own size.
+
+    Raises:
+        ValueError: a non-positive screen size or limit.
+    """
+    for name, value in (("screen_width", screen_width), ("screen_height", screen_height)):
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    scale = 1.0
+    if max_long_edge is not None:
+        if max_long_edge <= 0:
+            raise ValueError(f"max_long_edge must be positive, got {max_long_edge!r}")
+        scale = min(scale, max_long_edge / max(screen_width, screen_height))
+    if max_pixels is not None:
+        if max_pixels <= 0:
+            raise ValueError(f"max_pixels must be positive, got {max_pixels!r}")
+        scale = min(scale, math.sqrt(max_pixels / (screen_width * screen_height)))
+    if scale >= 1.0:
+        return screen_width, screen_height
+    return max(1, int(screen_width * scale)), max(1, int(screen_height * scale))
+
+
+ObservationKind = Literal["screenshot", "cursor_position", "zoom"]
+
+
+@dataclass(frozen=True)
+class ObservationRequest:
+    """A computer-use tool call that asks to look rather than act.
+
+    Not a canonical action: the policy answers it (a new screenshot, the pointer position
+    in display pixels, a full-resolution crop) without stepping the environment.
+
+    Attributes:
+        kind: ``"screenshot"``, ``"cursor_position"`` or ``"zoom"``.
+        region: for ``"zoom"``, ``(x1, y1, x2, y2)`` in *screen* pixels, top-left and
+            bottom-right corners; ``None`` otherwise.
+    """
+
+    kind: ObservationKind
+    region: tuple[int, int, int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("screenshot", "cursor_position", "zoom"):
+            raise ActionError(f"observation kind must be screenshot, cursor_position or zoom, got {self.kind!r}")
+        if self.kind == "zoom":
+            region = self.region
+            if (
+                not isinstance(region, tuple)
+                or len(region) != 4
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in region)
+            ):
+                raise ActionError(f"zoom: region must be four non-negative integer pixels, got {region!r}")
+            if not (region[0] < region[2] and region[1] < region[3]):
+                raise ActionError(f"zoom: region {region} must have x1 < x2 and y1 < y2")
+        elif self.region is not None:
+            raise ActionError(f"{self.kind}: only zoom has a region")
+
+
+#: What a computer-use tool call reads as: canonical actions and requests to look, in order.
+ComputerUseItem = Union[Action, ObservationRequest]
