@@ -17,7 +17,7 @@ from pydantic import AfterValidator
 
 #: The apps a desktop task may list (``environment.apps``); the desktop environment has
 #: one launcher per name (``gui_agent/envs/desktop/apps/catalogue.py``; a test keeps them equal).
-DesktopApp = Literal["calc", "thunderbird"]
+DesktopApp = Literal["calc", "writer", "impress", "thunderbird"]
 
 
 def home_relative(value: str) -> str:

@@ -9,13 +9,15 @@ Each app's module says how; this one lists them.
 
 from __future__ import annotations
 
+from gui_agent.envs.desktop.apps.impress import IMPRESS
 from gui_agent.envs.desktop.apps.libreoffice import CALC
 from gui_agent.envs.desktop.apps.spec import AppContext, AppSpec
 from gui_agent.envs.desktop.apps.thunderbird import THUNDERBIRD
+from gui_agent.envs.desktop.apps.writer import WRITER
 from gui_agent.errors import EnvError
 
 #: Every app by name (the names task files may use).
-APPS: dict[str, AppSpec] = {spec.name: spec for spec in (CALC, THUNDERBIRD)}
+APPS: dict[str, AppSpec] = {spec.name: spec for spec in (CALC, WRITER, IMPRESS, THUNDERBIRD)}
 
 
 def get_app(name: str) -> AppSpec:

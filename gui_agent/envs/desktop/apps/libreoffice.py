@@ -1,4 +1,5 @@
-"""LibreOffice: a fresh, quiet profile per episode, and its apps (Calc).
+"""LibreOffice: a fresh, quiet profile per episode, and its apps (Calc here; Writer and
+Impress in :mod:`.writer` and :mod:`.impress`, made with :func:`libreoffice_app`).
 
 Settings are chosen so a run is reproducible and not interrupted by first-run noise; they
 are listed below, with why.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import urllib.parse
 from pathlib import Path
 
@@ -81,19 +83,33 @@ def _libreoffice_leftovers(home: Path) -> list[Path]:
     return [libreoffice_ipc_socket(home / LIBREOFFICE_PROFILE.parent)]
 
 
-_LIBREOFFICE_FLAGS = ("--norestore", "--nologo", "--nolockcheck", "--nodefault")
-
-CALC = AppSpec(
-    name="calc",
-    title="LibreOffice Calc",
-    command=("soffice", "--calc", *_LIBREOFFICE_FLAGS[:3]),
-    window_title=r"LibreOffice Calc",
-    install_hint="install it with `apt-get install --no-install-recommends libreoffice-calc`",
-    required_files=(LIBREOFFICE_PROGRAM / "libsclo.so",),
-    prepare=prepare_libreoffice,
-    open_command=lambda path: ["soffice", *_LIBREOFFICE_FLAGS[:3], path],
-    leftovers=_libreoffice_leftovers,
-)
+_LIBREOFFICE_FLAGS = ("--norestore", "--nologo", "--nolockcheck")
 
 
-__all__ = ["CALC", "LIBREOFFICE_PROFILE", "LIBREOFFICE_SETTINGS", "libreoffice_ipc_socket", "prepare_libreoffice"]
+def libreoffice_app(*, name: str, module: str, title: str, package: str, library: str) -> AppSpec:
+    """One LibreOffice app: the shared quiet profile, ``soffice --<module>``, its main window.
+
+    All of them are one LibreOffice process per episode (a later launch or an opened file
+    is handed to the running instance), so they share :func:`prepare_libreoffice` and the
+    leftover IPC socket. ``library``: the app's module in LibreOffice's program folder,
+    present only when its Debian ``package`` is installed.
+    """
+    return AppSpec(
+        name=name,
+        title=title,
+        command=("soffice", f"--{module}", *_LIBREOFFICE_FLAGS),
+        window_title=re.escape(title),
+        install_hint=f"install it with `apt-get install --no-install-recommends {package}`",
+        required_files=(LIBREOFFICE_PROGRAM / library,),
+        prepare=prepare_libreoffice,
+        open_command=lambda path: ["soffice", *_LIBREOFFICE_FLAGS, path],
+        leftovers=_libreoffice_leftovers,
+    )
+
+
+CALC = libreoffice_app(name="calc", module="calc", title="LibreOffice Calc", package="libreoffice-calc", library="libsclo.so")
+
+
+__all__ = [
+    "CALC", "LIBREOFFICE_PROFILE", "LIBREOFFICE_SETTINGS", "libreoffice_app", "libreoffice_ipc_socket", "prepare_libreoffice",
+]

@@ -42,6 +42,8 @@ class AppSpec:
         open_command: the command opening a file (gets the absolute path).
         leftovers: files the app leaves outside the episode's folder even when stopped
             (given the home folder), removed after it stops.
+        adapt_command: adjusts the launch command to what the home folder holds at launch
+            time (given the home and the command), e.g. a profile a setup step unpacked.
     """
 
     name: str
@@ -53,6 +55,7 @@ class AppSpec:
     prepare: Callable[[AppContext], None] | None = None
     open_command: Callable[[str], Sequence[str]] | None = None
     leftovers: Callable[[Path], Sequence[Path]] | None = None
+    adapt_command: Callable[[Path, list[str]], list[str]] | None = None
 
     def check_installed(self, path_env: str | None = None) -> None:
         """Raise :class:`EnvError` naming the package to install if the app is missing."""
@@ -64,7 +67,10 @@ class AppSpec:
 
     def launch_argv(self, args: Sequence[str] = (), *, home: Path | None = None) -> list[str]:
         """The launch command; ``{home}`` in it becomes the episode's home folder."""
-        return [part.format(home=home) if "{home}" in part else part for part in self.command] + list(args)
+        argv = [part.format(home=home) if "{home}" in part else part for part in self.command] + list(args)
+        if self.adapt_command is not None and home is not None:
+            argv = self.adapt_command(home, argv)
+        return argv
 
     def open_argv(self, path: str, *, home: Path | None = None) -> list[str]:
         if self.open_command is None:

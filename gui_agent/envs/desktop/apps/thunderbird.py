@@ -11,6 +11,11 @@ is started with ``--profile`` on it) with one account:
   append messages to it before Thunderbird starts, and Thunderbird indexes it when the
   folder is opened. So no IMAP/POP server, and no password prompt, is needed.
 
+A task may bring a profile of its own instead (OSWorld's tasks unpack one into
+``~/.thunderbird`` with its ``profiles.ini``): when ``profiles.ini`` names another default
+profile at launch time, Thunderbird starts with that one, given the same quiet
+preferences in its ``user.js`` (:func:`use_unpacked_profile`).
+
 Why Thunderbird: it is what OSWorld's mail tasks use (their configs import), a real,
 widely used client, and fully configurable from ``user.js``. The preferences below make
 the first start quiet and deterministic (no account wizard, start page, "know your
@@ -20,6 +25,7 @@ attachment reminder, spelling underlines).
 
 from __future__ import annotations
 
+import configparser
 import json
 from pathlib import Path
 from typing import Any
@@ -108,6 +114,47 @@ def prepare_profile(ctx: AppContext) -> None:
     )
 
 
+def default_profile(home: Path) -> Path | None:
+    """The default profile ``~/.thunderbird/profiles.ini`` names (an install's default first), or None."""
+    ini = home / ".thunderbird" / "profiles.ini"
+    if not ini.is_file():
+        return None
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(ini, encoding="utf-8")
+    except configparser.Error:
+        return None
+    sections = [parser[name] for name in parser.sections()]
+    installs = [s.get("Default") for s in sections if s.name.startswith("Install") and s.get("Default")]
+    profiles = {s.get("Path"): s for s in sections if s.name.startswith("Profile") and s.get("Path")}
+    chosen = installs[0] if installs else next((p for p, s in profiles.items() if s.get("Default") == "1"), None)
+    if chosen is None and len(profiles) == 1:
+        chosen = next(iter(profiles))
+    if chosen is None:
+        return None
+    section = profiles.get(chosen)
+    relative = section.get("IsRelative", "1") == "1" if section is not None else not chosen.startswith("/")
+    return (home / ".thunderbird" / chosen) if relative else Path(chosen)
+
+
+def use_unpacked_profile(home: Path, argv: list[str]) -> list[str]:
+    """Start with the profile the home's ``profiles.ini`` makes default, if it is not ours.
+
+    Its ``user.js`` gets the quiet preferences it lacks (first-start dialogs, updates,
+    telemetry off), as our own profile has; the account settings stay the task's.
+    """
+    profile = default_profile(home)
+    ours = profile_dir(home)
+    if profile is None or not profile.is_dir() or profile.resolve() == ours.resolve():
+        return argv
+    user_js = profile / "user.js"
+    existing = user_js.read_text(encoding="utf-8", errors="replace") if user_js.is_file() else ""
+    extra = "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in QUIET_PREFS.items() if json.dumps(k) not in existing)
+    user_js.write_text(existing + extra, encoding="utf-8")
+    position = argv.index("--profile") + 1
+    return [*argv[:position], str(profile), *argv[position + 1:]]
+
+
 THUNDERBIRD = AppSpec(
     name="thunderbird",
     title="Thunderbird",
@@ -115,4 +162,5 @@ THUNDERBIRD = AppSpec(
     window_title=r"Mozilla Thunderbird",
     install_hint="install it with `apt-get install --no-install-recommends thunderbird`",
     prepare=prepare_profile,
+    adapt_command=use_unpacked_profile,
 )
