@@ -106,7 +106,7 @@ MAIL_HEAD = "id: t\ninstruction: Do it.\nenvironment: {kind: desktop, mail: {}}\
          ["setup[0] is a 'goto' step", "a desktop environment cannot run", "place_file"]),
         (HEAD + "evaluator:\n  url_matches: {pattern: x}\n", 4, ["cannot evaluate the check 'url_matches'"]),
         ("id: t\ninstruction: x\nenvironment: {kind: desktop, apps: [exel]}\n", 3,
-         ["environment.apps[0]", "expected one of: calc, thunderbird"]),
+         ["environment.apps[0]", "expected one of: calc, writer, impress, thunderbird"]),
         ("id: t\ninstruction: x\nenvironment: {kind: desktop, apps: [thunderbird]}\n", 3,
          ["needs 'mail'"]),
         ("id: t\ninstruction: x\nenvironment: {kind: desktop, screen: {width: 10}}\n", 3,
