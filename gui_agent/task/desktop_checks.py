@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError
 from gui_agent.task._base import NonBlank, Regex, _Model, _SingleKey
 from gui_agent.task.cell_refs import CellRef, CellScalar, RangeRef, SheetRef, cell_ref, range_ref, range_shape, split_cell
 from gui_agent.task.cell_refs import exactly_one as _exactly_one
+from gui_agent.task.data_checks import DATA_CHECK_TYPES
 from gui_agent.task.desktop_paths import HomePath, TaskPath
 from gui_agent.task.document_checks import DOCUMENT_CHECK_TYPES
 from gui_agent.task.presentation_checks import PRESENTATION_CHECK_TYPES
@@ -301,7 +302,7 @@ _OWN_CHECK_TYPES: tuple[type[_SingleKey], ...] = (
 #: Every desktop check type: this module's, then spreadsheets', documents', presentations',
 #: mail's and data files'.
 DESKTOP_CHECK_TYPES: tuple[type[_SingleKey], ...] = (
-    *_OWN_CHECK_TYPES, *SHEET_CHECK_TYPES, *DOCUMENT_CHECK_TYPES, *PRESENTATION_CHECK_TYPES,
+    *_OWN_CHECK_TYPES, *SHEET_CHECK_TYPES, *DOCUMENT_CHECK_TYPES, *PRESENTATION_CHECK_TYPES, *DATA_CHECK_TYPES,
 )
 
 

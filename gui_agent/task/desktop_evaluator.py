@@ -79,9 +79,12 @@ def evaluate_desktop_check(check: Any, probe: Any, report: dict[str, Any]) -> No
 
 def _handlers() -> dict[type, Any]:
     """Argument model -> the function evaluating it, for every desktop check."""
-    from gui_agent.task import document_evaluator, presentation_evaluator, sheet_evaluator
+    from gui_agent.task import data_evaluator, document_evaluator, presentation_evaluator, sheet_evaluator
 
-    return {**_HANDLERS, **sheet_evaluator.HANDLERS, **document_evaluator.HANDLERS, **presentation_evaluator.HANDLERS}
+    return {
+        **_HANDLERS, **sheet_evaluator.HANDLERS, **document_evaluator.HANDLERS, **presentation_evaluator.HANDLERS,
+        **data_evaluator.HANDLERS,
+    }
 
 
 def _cut(text: str) -> str:
