@@ -42,3 +42,18 @@ def seed_range(text: str) -> list[int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seeds like 0-9 or 1,5,7, got {text!r}") from None
     return seeds
+
+
+#: The policies whose model may ask for safety checks to be acknowledged.
+SAFETY_CHECKED_POLICIES = ("openai-cua:",)
+
+
+def acknowledging_safety_checks(spec: str) -> str:
+    """The policy spec with ``acknowledge_safety_checks=1`` (``--acknowledge-safety-checks``).
+
+    Raises:
+        ValueError: the policy has no safety checks to acknowledge.
+    """
+    if not spec.startswith(SAFETY_CHECKED_POLICIES):
+        raise ValueError(f"--acknowledge-safety-checks applies to {', '.join(SAFETY_CHECKED_POLICIES)} policies, not {spec!r}")
+    return f"{spec}{'&' if '?' in spec else '?'}acknowledge_safety_checks=1"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gui_agent.cli.arguments import positive_float, positive_int, seed_range
+from gui_agent.cli.arguments import acknowledging_safety_checks, positive_float, positive_int, seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -62,6 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-attempts", type=positive_int, default=3, help="tries of an episode whose environment failed (default: 3)")
     parser.add_argument("--on-loop", choices=("stop", "warn"), default="stop", help="doom loop: end the episode, or tell the policy")
     parser.add_argument("--max-tokens", type=positive_int, help="token budget per episode (input + output); replaces the task files' limits.max_tokens")
+    parser.add_argument("--acknowledge-safety-checks", action="store_true",
+                        help="acknowledge the safety checks an openai-cua: model asks for (default: refuse them, ending the episode)")
     parser.add_argument("--max-cost", type=positive_float, metavar="USD", help="money budget per episode, in US dollars of priced model calls")
     parser.add_argument("--max-run-cost", type=positive_float, metavar="USD",
                         help="money budget of the whole run: once spent, no new episode starts (--resume with more runs the rest)")
@@ -95,6 +97,11 @@ def handle(args: argparse.Namespace) -> int:
     reward_model = args.reward_model or (args.judge if args.best_of > 1 and args.judge and not args.judge.startswith("hf:") else None)
     if args.best_of > 1 and reward_model is None:
         return fail(console, "--best-of needs a reward model to choose: --reward-model CKPT (gui-agent train reward)")
+    if args.acknowledge_safety_checks:
+        try:
+            args.policy = acknowledging_safety_checks(args.policy)
+        except ValueError as exc:
+            return fail(console, str(exc))
     out = args.out or Path("runs") / f"eval-{dt.datetime.now().strftime('%Y%m%dT%H%M%S')}"
     options = EvalOptions(
         suite=list(args.suite), policy=args.policy, repeats=args.repeats, out_dir=out, workers=args.workers,

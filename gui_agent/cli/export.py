@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from gui_agent.cli.failure import fail
@@ -24,7 +25,9 @@ formats (several may be given, comma-separated):
   reward  config 'reward': the replayer's reward samples (reward.jsonl files)
 
 Typed text (and every other free text) is scrubbed of emails, phone numbers, card numbers
-(Luhn-checked) and configured secrets unless --no-scrub. Corrupt or unfinished episodes are
+(Luhn-checked) and secrets unless --no-scrub: the lines of --secrets-file, the hub token
+and the values of environment variables named like keys, tokens and passwords
+(OPENAI_API_KEY, ANTHROPIC_API_KEY, HF_TOKEN...). Corrupt or unfinished episodes are
 reported and skipped. Load the result with datasets.load_dataset(DIR, "steps"); turn it
 back into episodes with 'gui-agent import DIR --out EPISODES_DIR'.
 
@@ -88,12 +91,13 @@ def handle(args: argparse.Namespace) -> int:
         SplitSpec,
         export_dataset,
     )
-    from gui_agent.export.scrub import read_secrets_file
+    from gui_agent.export.scrub import read_secrets_file, secrets_in_environment
     from gui_agent.export.splits import parse_ratios
 
     token = None
     try:
         secrets = read_secrets_file(str(args.secrets_file)) if args.secrets_file else []
+        secrets += secrets_in_environment(os.environ)  # the API keys and tokens in use
         if args.push or not args.no_scrub:
             from huggingface_hub import get_token
 

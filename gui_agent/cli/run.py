@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gui_agent.cli.arguments import positive_float, seed_range
+from gui_agent.cli.arguments import acknowledging_safety_checks, positive_float, seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -28,7 +28,7 @@ policies:
                   options after '?', e.g. hf:runs/vlm?images=2&history=3 (README)
 
 The episode is written to OUT/<episode_id>/ in the trajectory format; inspect it with
-'gui-agent show OUT/<episode_id>'. Exit status: 0 all episodes succeeded, 1 some failed,
+'gui-agent show OUT/<episode_id>'. Exit status: 0 all episodes succeeded, 1 some failed, 130 interrupted (Ctrl-C),
 3 the environment broke or the policy's model service stayed down (not the agent's
 fault), 2 bad input.
 """
@@ -51,6 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, default=Path("runs"), help="folder for episodes (default: runs/)")
     parser.add_argument("--headed", action="store_true", help="show the browser on an X display instead of headless")
     parser.add_argument("--display", help="X display for --headed, e.g. :99 (default: $DISPLAY)")
+    parser.add_argument("--acknowledge-safety-checks", action="store_true",
+                        help="acknowledge the safety checks an openai-cua: model asks for (default: refuse them, ending the episode)")
     parser.add_argument("--max-cost", type=positive_float, metavar="USD", help="money budget per episode, in US dollars of priced model calls")
     parser.add_argument("--quiet", action="store_true", help="print only the final outcome line(s)")
     parser.set_defaults(handler=handle)
@@ -58,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from gui_agent.envs.factory import make_env
     from gui_agent.errors import GuiAgentError
@@ -69,7 +72,7 @@ def handle(args: argparse.Namespace) -> int:
     console = Console(stderr=False, highlight=False)
     try:
         task = load_task(args.task)
-        policy = load_policy(args.policy)
+        policy = load_policy(acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy)
     except (GuiAgentError, ValueError, OSError) as exc:
         return fail(console, str(exc))
     seeds = args.seeds or [args.seed]
@@ -92,6 +95,12 @@ def handle(args: argparse.Namespace) -> int:
             _print_result(console, label, result)
     except GuiAgentError as exc:
         return fail(console, str(exc), 3)
+    except KeyboardInterrupt:
+        # Mid-step (a model call, an action): the episode under way keeps what it wrote,
+        # status 'recording' (see 'gui-agent show --recover').
+        console.print(f"[yellow]interrupted[/yellow] after {len(results)} of {len(seeds)} episode(s); "
+                      f"the one under way is left as 'recording' in {escape(str(args.out))}", soft_wrap=True)
+        return 130
     finally:
         if env is not None:
             env.close()

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gui_agent.errors import ExportError
@@ -139,3 +139,21 @@ def read_secrets_file(path: str) -> list[str]:
     except OSError as exc:
         raise ExportError(f"cannot read the secrets file {path}: {exc.strerror}") from None
     return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+#: Environment variables whose values are secrets by their name: the API keys HTTP
+#: policies read (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``key_env=MY_GATEWAY_KEY``),
+#: hub tokens, passwords.
+_SECRET_NAME = re.compile(r"(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD)$", re.IGNORECASE)
+#: Shorter values are not keys (a flag such as ``USE_TOKEN=1``); scrubbing them would hit words.
+MIN_ENV_SECRET_LENGTH = 8
+
+
+def secrets_in_environment(environ: Mapping[str, str]) -> list[str]:
+    """The values of the variables named like keys, tokens or passwords: the keys in use.
+
+    An episode written by an HTTP policy never holds its key, but a person may have typed
+    or pasted one while recording; the export scrubs these values wherever they appear.
+    """
+    return sorted({value.strip() for name, value in environ.items()
+                   if _SECRET_NAME.search(name) and len(value.strip()) >= MIN_ENV_SECRET_LENGTH})

@@ -69,7 +69,15 @@ class RetryPolicy:
 
 
 class ContextTooLong(Exception):
-    """The service says the prompt does not fit its context; the caller shortens it."""
+    """The service says the prompt does not fit its context; the caller shortens it.
+
+    ``failed_requests`` counts the requests of the call that failed, the last one
+    included, so the step still records every retry.
+    """
+
+    def __init__(self, message: str, failed_requests: int = 1) -> None:
+        super().__init__(message)
+        self.failed_requests = failed_requests
 
 
 @dataclass(frozen=True)
@@ -117,7 +125,7 @@ def retry_after_s(headers: Mapping[str, str] | None, *, now: float | None = None
 
 #: What API keys look like (OpenAI's ``sk-...``, ``sk-proj-...``, Anthropic's ``sk-ant-...``),
 #: also when a service quotes one partly masked in an error ("sk-proj-****abcd").
-_KEY_LIKE = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_*.\-]{4,}")
+_KEY_LIKE = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_*\-]{4,}")
 
 
 def redact(text: str, secrets: Sequence[str] = ()) -> str:
@@ -200,7 +208,7 @@ def call_with_retries(
             if failure is None:
                 raise
             if failure.kind == "context":
-                raise ContextTooLong(failure.message) from None
+                raise ContextTooLong(failure.message, attempt + 1) from None
             if failure.kind == "refuse":
                 raise PolicyRequestError(f"{what} refused the request: {failure.message}") from None
             if attempt == policy.max_retries:

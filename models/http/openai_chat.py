@@ -161,6 +161,7 @@ class OpenAIChatPolicy:
         episode = self._episode_for(screen.width, screen.height)
         sent = self._frame(screen)
         messages, images = episode.prompt(sent)
+        failed = 0
         while True:
             try:
                 answer = call_with_retries(
@@ -172,6 +173,7 @@ class OpenAIChatPolicy:
                 if len(images) <= 1:
                     raise PolicyRequestError(f"the model server says the prompt is too long even with one screenshot: {exc}") from None
                 messages, images = drop_oldest_image(messages, images)
+                failed += exc.failed_requests
         response = answer.value
         choice = response.choices[0]
         usage = getattr(response, "usage", None)
@@ -179,7 +181,7 @@ class OpenAIChatPolicy:
         metered = metered_usage(
             self.endpoint.price, input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
             output_tokens=int(getattr(usage, "completion_tokens", 0) or 0), cached_tokens=int(cached),
-            images=len(images), latency_s=answer.latency_s, retries=answer.retries,
+            images=len(images), latency_s=answer.latency_s, retries=answer.retries + failed,
         )
         thought, actions, raw = self._parse(choice.message, screen.width, screen.height)
         for action in actions:

@@ -60,6 +60,18 @@ def _openai(argument: str) -> Policy:
     return load_openai_policy(argument)
 
 
+def _anthropic(argument: str) -> Policy:
+    from models.http.anthropic_computer import load_anthropic_policy
+
+    return load_anthropic_policy(argument)
+
+
+def _openai_cua(argument: str) -> Policy:
+    from models.http.openai_computer import load_openai_computer_policy
+
+    return load_openai_computer_policy(argument)
+
+
 ORACLE = PolicyEntry("oracle", "scripted MiniWoB++ solver that reads the DOM (demonstrations, reference)", _oracle)
 DESKTOP_ORACLE = PolicyEntry("desktop-oracle", "scripted solver of the desktop suites (real clicks and keys through XTEST)", _desktop_oracle)
 RANDOM = PolicyEntry("random", "random clicks/typing/keys; 'random:SEED' to choose the seed", _random)
@@ -73,4 +85,12 @@ HF = PolicyEntry(
 OPENAI = PolicyEntry(
     "openai", "'openai:MODEL[?base_url=...&format=uitars|uitars-v1|pyautogui|json]' a model behind an OpenAI-compatible chat API "
     "(vLLM, SGLang, TGI, transformers serve, Ollama, OpenAI); key from $OPENAI_API_KEY", _openai
+)
+ANTHROPIC = PolicyEntry(
+    "anthropic", "'anthropic:MODEL[?tool=computer_20251124&display=WxH]' Claude with the computer-use tool; key from $ANTHROPIC_API_KEY",
+    _anthropic,
+)
+OPENAI_CUA = PolicyEntry(
+    "openai-cua", "'openai-cua:MODEL[?environment=linux]' OpenAI's computer-use model (Responses API); key from $OPENAI_API_KEY",
+    _openai_cua,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import datasets
@@ -11,7 +12,7 @@ import pytest
 from gui_agent.actions import Click, Done, Type
 from gui_agent.cli import main
 from gui_agent.export import ExportError, ExportOptions, Scrubber, export_dataset
-from gui_agent.export.scrub import luhn_valid
+from gui_agent.export.scrub import luhn_valid, secrets_in_environment
 from tests.synthetic_episodes import frame, write_synthetic
 
 
@@ -116,3 +117,15 @@ def test_masked_regions_stay_blank(tmp_path: Path) -> None:
     image = np.asarray(datasets.load_dataset(str(out), "steps", split="train", cache_dir=str(tmp_path / "c"))[0]["image"])
     assert np.array_equal(image, shot)
     assert not image[10:20, 5:45].any()
+
+
+def test_the_keys_in_the_environment_are_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_GATEWAY_API_KEY", "gw-live-7c1d9e2f4a")
+    monkeypatch.setenv("USE_TOKEN", "1")  # too short to be a key: left alone
+    assert "gw-live-7c1d9e2f4a" in secrets_in_environment(os.environ) and "1" not in secrets_in_environment(os.environ)
+    write_synthetic(tmp_path / "in", "pasted", [Click(1, 1), Type("export KEY=gw-live-7c1d9e2f4a\n")], instruction="Set the key")
+    out = tmp_path / "ds"
+    assert main(["export", str(tmp_path / "in"), "--out", str(out), "--quiet", "--format", "steps"]) == 0
+    steps = datasets.load_dataset(str(out), "steps", split="train", cache_dir=str(tmp_path / "c"))
+    assert steps["action"][1]["text"] == "export KEY=[SECRET]\n"
+    assert b"gw-live-7c1d9e2f4a" not in b"".join(p.read_bytes() for p in out.rglob("*") if p.is_file())

@@ -48,6 +48,11 @@ class StandIn:
     def __init__(self, script: list[Reply]) -> None:
         self.script = list(script)
         self.requests: list[Request] = []
+        #: Requests being answered right now, and the most there ever were at once.
+        self.in_flight = 0
+        self.max_in_flight = 0
+        #: Seconds every answer takes (to see requests overlap).
+        self.delay_s = 0.0
         self._lock = threading.Lock()
         stand_in = self
 
@@ -67,6 +72,16 @@ class StandIn:
                 with stand_in._lock:
                     stand_in.requests.append(Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                     reply = stand_in.script.pop(0) if len(stand_in.script) > 1 else stand_in.script[0]
+                    stand_in.in_flight += 1
+                    stand_in.max_in_flight = max(stand_in.max_in_flight, stand_in.in_flight)
+                try:
+                    self._answer(reply)
+                finally:
+                    with stand_in._lock:
+                        stand_in.in_flight -= 1
+
+            def _answer(self, reply: Reply) -> None:
+                time.sleep(stand_in.delay_s)
                 if reply.fault == "hang":
                     time.sleep(reply.hang_s)
                     return
@@ -128,3 +143,55 @@ def chat_completion(content: str | None, *, tool_calls: list[dict[str, Any]] | N
 def openai_error(message: str, *, kind: str = "invalid_request_error", code: str | None = None) -> dict[str, Any]:
     """An error body as OpenAI's API documents it."""
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+
+
+def anthropic_message(*blocks: dict[str, Any], stop_reason: str | None = None, input_tokens: int = 2000, output_tokens: int = 60,
+                      cache_read: int = 0, model: str = "claude-sonnet-4-5-20250929") -> dict[str, Any]:
+    """A Messages API response as Anthropic's reference shows one (``blocks``: text / tool_use)."""
+    if stop_reason is None:
+        stop_reason = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+    return {"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant", "model": model,
+            "content": list(blocks), "stop_reason": stop_reason, "stop_sequence": None,
+            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": cache_read}}
+
+
+def tool_use(action: str, index: int = 0, **fields: Any) -> dict[str, Any]:
+    """A ``tool_use`` block of the computer tool."""
+    return {"type": "tool_use", "id": f"toolu_01A09q90qw90lq917835lq9{index}", "name": "computer", "input": {"action": action, **fields}}
+
+
+def text_block(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def anthropic_error(message: str, kind: str = "invalid_request_error") -> dict[str, Any]:
+    return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def openai_response(*items: dict[str, Any], response_id: str = "resp_67cc", input_tokens: int = 1500, output_tokens: int = 40,
+                    cached_tokens: int = 0, model: str = "computer-use-preview-2025-03-11") -> dict[str, Any]:
+    """A Responses API response as OpenAI's computer-use guide shows one."""
+    return {"id": response_id, "object": "response", "created_at": 1741476542, "status": "completed", "error": None,
+            "incomplete_details": None, "instructions": None, "max_output_tokens": None, "model": model,
+            "output": list(items), "parallel_tool_calls": True, "previous_response_id": None,
+            "reasoning": {"effort": None, "summary": None}, "store": True, "temperature": 1.0,
+            "text": {"format": {"type": "text"}}, "tool_choice": "auto", "tools": [], "top_p": 1.0, "truncation": "auto",
+            "usage": {"input_tokens": input_tokens, "input_tokens_details": {"cached_tokens": cached_tokens},
+                      "output_tokens": output_tokens, "output_tokens_details": {"reasoning_tokens": 0},
+                      "total_tokens": input_tokens + output_tokens},
+            "user": None, "metadata": {}}
+
+
+def computer_call(action: dict[str, Any], call: str = "call_02", checks: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {"type": "computer_call", "id": f"cu_{call}", "call_id": call, "action": action,
+            "pending_safety_checks": checks or [], "status": "completed"}
+
+
+def reasoning(text: str) -> dict[str, Any]:
+    return {"type": "reasoning", "id": "rs_67cc", "summary": [{"type": "summary_text", "text": text}]}
+
+
+def output_message(text: str) -> dict[str, Any]:
+    return {"type": "message", "id": "msg_67cc", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}

@@ -177,7 +177,7 @@ def test_a_prompt_too_long_for_the_context_drops_the_oldest_screenshot_and_asks_
         second = policy.act(_screen(value=20))
     counts = [len(_images(r.body)) for r in server.requests]
     assert counts == [1, 2, 1]
-    assert second.info["images_sent"] == 1 and second.usage.images == 1
+    assert second.info["images_sent"] == 1 and second.usage.images == 1 and second.usage.retries == 1
     # The screenshot kept is the current one, not the older one.
     assert np.asarray(_images(server.requests[2].body)[0])[0, 0, 0] == 20
 

@@ -1,0 +1,136 @@
+"""HTTP policies in whole episodes on real Chromium: service failures apart, money budgets,
+no key in anything written, Ctrl-C during a call, one endpoint's concurrency across processes."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gui_agent.envs.base import Observation
+from gui_agent.episode import read_episode
+from gui_agent.guards import Budget
+from gui_agent.policy import TaskContext
+from gui_agent.registry import load_policy
+from gui_agent.runner import run_episode
+from gui_agent.task import load_task
+from models.http.concurrency import EndpointSlots
+from tests.models.http.standin import Reply, chat_completion, openai_error, stand_in
+from tests.paths import MINIWOB_TASKS, REPO
+
+KEY = "sk-test-episode-key-abcdef123456"
+CLICK_BUTTON = MINIWOB_TASKS / "click-button.yaml"
+WAIT = chat_completion("nothing to do yet", tool_calls=[{"name": "wait", "arguments": {"seconds": 0}}],
+                       prompt_tokens=100_000, completion_tokens=100)
+
+
+@pytest.fixture(autouse=True)
+def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+
+
+def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gui_agent", *args], capture_output=True, text=True, timeout=timeout, cwd=REPO,
+                          env={**os.environ, "OPENAI_API_KEY": KEY})
+
+
+def test_a_service_that_stays_down_ends_the_episode_as_a_service_failure(tmp_path: Path) -> None:
+    with stand_in([Reply(status=503, body=openai_error("The engine is currently overloaded", kind="server_error"))]) as server:
+        policy = load_policy(f"openai:gpt-4o?base_url={server.url}/v1&retries=2&backoff=0.01&format=json")
+        result = run_episode(load_task(CLICK_BUTTON), policy, out_dir=tmp_path, seed=0)
+    assert result.service_failed and not result.env_failed and not result.success
+    assert result.termination == "service_error" and result.fault == "unavailable"
+    assert "HTTP 503: The engine is currently overloaded" in result.reason
+    meta = read_episode(result.episode_path).meta
+    assert meta.outcome.success is None and meta.outcome.termination == "service_error"
+    assert len(server.requests) == 3
+
+
+def test_run_and_eval_count_a_service_failure_apart_and_never_score_it(tmp_path: Path) -> None:
+    with stand_in([Reply(status=500, body=openai_error("boom", kind="server_error"))]) as server:
+        spec = f"openai:gpt-4o?base_url={server.url}/v1&retries=1&backoff=0.01&format=json"
+        run = _cli("run", str(CLICK_BUTTON), "--policy", spec, "--out", str(tmp_path / "run"), "--quiet")
+        evaluation = _cli("eval", str(CLICK_BUTTON), "--policy", spec, "--repeats", "2", "--out", str(tmp_path / "eval"), "--quiet")
+    assert run.returncode == 3 and "SERVICE FAILURE" in run.stdout, run.stdout + run.stderr
+    assert evaluation.returncode == 3, evaluation.stdout + evaluation.stderr
+    overall = json.loads((tmp_path / "eval" / "results.json").read_text())["overall"]
+    assert (overall["scored"], overall["service_failures"], overall["env_failures"]) == (0, 2, 0)
+    assert "2 policy service failures not scored" in (tmp_path / "eval" / "results.md").read_text()
+
+
+def test_a_money_budget_ends_the_episode_with_the_reason(tmp_path: Path) -> None:
+    with stand_in([Reply(body=WAIT)]) as server:  # each call: 100k prompt tokens of gpt-4o, $0.251
+        policy = load_policy(f"openai:gpt-4o?base_url={server.url}/v1&format=json")
+        task = load_task(CLICK_BUTTON)
+        result = run_episode(task, policy, out_dir=tmp_path, seed=0, budget=Budget.from_limits(task.limits, max_cost_usd=0.5))
+    assert result.termination == "truncated" and result.reason.startswith("cost budget reached ($0.5020 of $0.5)")
+    assert len(server.requests) == 2 and result.usage["cost_usd"] == pytest.approx(0.502)
+    steps = read_episode(result.episode_path).steps
+    assert [s.usage.cost_usd for s in steps] == [pytest.approx(0.251)] * 2
+
+
+def test_the_key_is_in_no_file_the_run_writes(tmp_path: Path) -> None:
+    masked = f"Incorrect API key provided: {KEY[:8]}****{KEY[-4:]}"
+    with stand_in([Reply(body=WAIT), Reply(status=401, body=openai_error(masked, code="invalid_api_key"))]) as server:
+        run = _cli("run", str(CLICK_BUTTON), "--policy", f"openai:gpt-4o?base_url={server.url}/v1&format=json", "--out", str(tmp_path / "o"))
+    assert run.returncode == 3 and "refused the request: HTTP 401" in run.stdout
+    written = b"".join(p.read_bytes() for p in (tmp_path / "o").rglob("*") if p.is_file())
+    assert b"Incorrect API key provided" in written  # the service's words are kept...
+    for leaked in (KEY, KEY[:8], KEY[-6:]):
+        assert leaked.encode() not in written and leaked not in run.stdout + run.stderr  # ...its key is not
+
+
+def test_ctrl_c_during_a_call_stops_the_run_cleanly(tmp_path: Path) -> None:
+    with stand_in([Reply(fault="hang", hang_s=30)]) as server:
+        proc = subprocess.Popen([sys.executable, "-m", "gui_agent", "run", str(CLICK_BUTTON), "--policy",
+                                 f"openai:gpt-4o?base_url={server.url}/v1&format=json&timeout=60", "--out", str(tmp_path / "o")],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO, start_new_session=True,
+                                env={**os.environ, "OPENAI_API_KEY": KEY})
+        try:
+            deadline = time.monotonic() + 60
+            while not server.requests and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert server.requests, "the run never called the model"
+            started = time.monotonic()
+            os.kill(proc.pid, signal.SIGINT)
+            out, _ = proc.communicate(timeout=20)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    assert proc.returncode == 130 and "interrupted" in out, out
+    assert time.monotonic() - started < 15
+    assert "Traceback" not in out
+
+
+def _three_calls(url: str, limit: int, root: str) -> None:
+    os.environ["OPENAI_API_KEY"] = KEY
+    policy = load_policy(f"openai:gpt-4o?base_url={url}/v1&format=json&max_concurrent={limit}")
+    policy._slots = EndpointSlots(str(policy._client.base_url), limit, root=Path(root))
+    policy.reset(TaskContext(task_id="t", instruction="wait"))
+    for _ in range(3):
+        policy.act(Observation(screenshot=np.zeros((40, 60, 3), np.uint8)))
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_max_concurrent_holds_across_worker_processes(limit: int, tmp_path: Path) -> None:
+    with stand_in([Reply(body=WAIT)]) as server:
+        server.delay_s = 0.3
+        context = multiprocessing.get_context("spawn")
+        workers = [context.Process(target=_three_calls, args=(server.url, limit, str(tmp_path))) for _ in range(3)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(60)
+        assert [w.exitcode for w in workers] == [0, 0, 0]
+    assert len(server.requests) == 9
+    assert server.max_in_flight == limit
