@@ -137,6 +137,19 @@ class PolicyRequestError(PolicyServiceError):
     The message carries the service's own words. Still not the agent's fault."""
 
 
+class OsworldConfigError(GuiAgentError, ValueError):
+    """An OSWorld task config the importer cannot read: ``key`` (``evaluator.result.path``) is wrong."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+        self.message = message
+
+
+class InputFetchError(GuiAgentError):
+    """A declared input of a task could not be downloaded (the message names the URL and why)."""
+
+
 def first_line(exc: BaseException, limit: int = 300) -> str:
     """The first line of an exception's message, at most ``limit`` characters.
 

@@ -75,6 +75,9 @@ def handle(args: argparse.Namespace) -> int:
         policy = load_policy(acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy)
     except (GuiAgentError, ValueError, OSError) as exc:
         return fail(console, str(exc))
+    from gui_agent.task.task_inputs import missing_inputs_message
+    if (missing := missing_inputs_message(task)) is not None:  # declared inputs not downloaded: refuse, exit 2
+        return fail(console, missing)
     seeds = args.seeds or [args.seed]
     headless = False if args.headed else None  # None: as the task file says
     results = []

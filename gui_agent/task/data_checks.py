@@ -56,7 +56,8 @@ class ThunderbirdFiltersArgs(_Model):
 
 
 class ThunderbirdAccountsArgs(_Model):
-    """Mail accounts of the Thunderbird profile at ``profile`` (its ``prefs.js``): each
+    """Mail accounts of the Thunderbird profile at ``profile`` (its ``prefs.js``; a
+    ``.thunderbird`` folder means the default profile its ``profiles.ini`` names): each
     ``expect`` entry matches an account, none matches an ``unexpect`` entry. Entries give
     ``url`` (``imap://host``, ``pop3://host``, ``smtp://host``) and/or ``user``."""
 

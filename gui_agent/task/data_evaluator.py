@@ -116,8 +116,15 @@ def read_accounts(prefs: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def _thunderbird_accounts(args: kinds.ThunderbirdAccountsArgs, probe: Any, report: dict[str, Any]) -> None:
-    prefs_path = _file(probe, f"{args.profile.rstrip('/')}/prefs.js", report)
-    if prefs_path is None:
+    from gui_agent.envs.desktop.apps.thunderbird import default_profile
+
+    folder = probe.resolve_path(args.profile)
+    if (folder / "profiles.ini").is_file():  # the profiles folder: its default profile
+        chosen = default_profile(folder.parent) if folder.name == ".thunderbird" else None
+        folder = chosen if chosen is not None else folder
+    prefs_path = folder / "prefs.js"
+    if not prefs_path.is_file():
+        missing(report, f"{args.profile}/prefs.js", " (is it a Thunderbird profile?)")
         return
     accounts = read_accounts(read_prefs(prefs_path))
     report["observed"] = {"accounts": accounts}

@@ -112,12 +112,15 @@ class LaunchArgs(_Model):
 class RunCommandArgs(_Model):
     """Run ``command`` (an argument list, no shell) in the home folder and wait for it.
 
-    A non-zero exit fails the step when ``check`` is true.
+    A non-zero exit fails the step when ``check`` is true. ``stdout``: a home-relative
+    file that receives what the command prints (a post step saving, say, a folder
+    listing for a ``lines_match`` check; OSWorld's ``stdout`` cache files).
     """
 
     command: list[NonBlank] = Field(min_length=1)
     timeout_s: PositiveFloat = 30.0
     check: bool = True
+    stdout: HomePath | None = None
 
 
 class WaitForWindowArgs(_Model):
@@ -141,17 +144,51 @@ class OpenFileArgs(_Model):
 
 
 class ActivateWindowArgs(_Model):
-    """Raise and focus the window whose title matches ``title``."""
+    """Raise and focus the window whose title matches ``title`` (or whose ``WM_CLASS``
+    class matches ``wm_class``, e.g. ``^thunderbird$``)."""
 
-    title: Regex
+    title: Regex | None = None
+    wm_class: Regex | None = None
     timeout_s: PositiveFloat = 10.0
+
+    @model_validator(mode="after")
+    def _one(self) -> ActivateWindowArgs:
+        _one_of(self, ("title", "wm_class"))
+        return self
 
 
 class CloseWindowArgs(_Model):
-    """Close the windows whose titles match ``title`` (like their close button) and wait until they are gone."""
+    """Close the windows whose titles match ``title`` (or whose ``WM_CLASS`` class matches
+    ``wm_class``) like their close button, and wait until they are gone."""
 
-    title: Regex
+    title: Regex | None = None
+    wm_class: Regex | None = None
     timeout_s: PositiveFloat = 10.0
+
+    @model_validator(mode="after")
+    def _one(self) -> CloseWindowArgs:
+        _one_of(self, ("title", "wm_class"))
+        return self
+
+
+def _pyautogui(code: str) -> str:
+    from gui_agent.action_formats.pyautogui import parse_pyautogui
+    from gui_agent.errors import ActionParseError
+
+    try:
+        parse_pyautogui(code)
+    except ActionParseError as exc:
+        raise ValueError(f"not pyautogui code this project can run: {exc.reason}") from None
+    return code
+
+
+class InputActionsArgs(_Model):
+    """Perform input given as pyautogui code (``pyautogui.doubleClick(x=960, y=540)``,
+    ``time.sleep(1)``), converted to canonical actions when the file loads; OSWorld's
+    set-up clicks. Coordinates are screen pixels."""
+
+    pyautogui: Annotated[str, AfterValidator(_pyautogui)]
+    timeout_s: PositiveFloat = 30.0
 
 
 def _key(name: str) -> str:
@@ -248,6 +285,11 @@ class CloseWindowStep(_SingleKey):
     close_window: CloseWindowArgs
 
 
+class InputActionsStep(_SingleKey):
+    name: ClassVar[str] = "input_actions"
+    input_actions: InputActionsArgs
+
+
 class HotkeyStep(_SingleKey):
     name: ClassVar[str] = "hotkey"
     hotkey: HotkeyArgs
@@ -266,5 +308,5 @@ class DeliverMailStep(_SingleKey):
 #: The desktop step types, in the order error messages list them.
 DESKTOP_STEP_TYPES: tuple[type[_SingleKey], ...] = (
     PlaceFileStep, LaunchStep, RunCommandStep, WaitForWindowStep, OpenFileStep,
-    ActivateWindowStep, CloseWindowStep, HotkeyStep, WaitForFileStep, DeliverMailStep,
+    ActivateWindowStep, CloseWindowStep, HotkeyStep, WaitForFileStep, DeliverMailStep, InputActionsStep,
 )

@@ -1,60 +1,77 @@
 """Converting an OSWorld task config (``evaluation_examples/examples/<domain>/<id>.json``)
-into our task file, where the steps and checks have equivalents, and saying which do not.
+into our task file, and saying what has no equivalent.
 
-What maps to what:
+What maps to what (the evaluator functions are in :mod:`gui_agent.task.osworld_evaluators`):
 
 =============================================  ===========================================
 OSWorld                                        task file
 =============================================  ===========================================
-``instruction``, ``id``, ``source``            ``instruction``, ``id: osworld.<domain>.<id>``,
-                                               ``source: osworld:<id>``
-``related_apps`` libreoffice_calc/thunderbird  ``environment.apps: [calc]`` / ``[thunderbird]``
-                                               (+ ``mail``), 1920x1080 like OSWorld's VM
+``instruction``, ``id``, ``source``            ``instruction``, ``id: osworld.<domain>.<id>``
+                                               (``.win`` for a Windows variant), ``source``
+``related_apps`` / ``snapshot``                ``environment.apps`` (calc, writer, impress,
+                                               thunderbird + ``mail``), 1920x1080 like the VM
 ``download`` {url, path}                       ``place_file {path, from: inputs/NAME,
-                                               source_url: URL}``: a *declared input* (this
-                                               machine downloads nothing from the internet;
-                                               the file must be put at ``inputs/NAME``)
-``open`` {path}                                ``open_file`` (spreadsheets in calc)
+                                               source_url: URL}``: a *declared input*
+                                               (``gui-agent import-osworld --fetch`` gets it)
+``open`` {path}                                ``open_file`` in the app for its file type
 ``launch`` {command}                           ``launch {app}`` for a known app, else
                                                ``launch {command, wait: false}``
-``execute`` {command}                          ``hotkey`` when it is ``pyautogui.hotkey``
-                                               code, else ``run_command``
-``sleep`` / ``activate_window`` /              ``sleep`` / ``activate_window`` /
-``close_window``                               ``close_window`` (by title)
+``execute`` / ``command``                      ``hotkey`` (+ ``sleep``) for pyautogui hotkeys,
+                                               ``input_actions`` for other pyautogui code,
+                                               else ``run_command`` (``stdout`` kept)
+``sleep``, ``activate_window``,                the same steps (by title, or ``wm_class`` when
+``close_window``                               OSWorld matches by class)
 evaluator ``postconfig``                       ``post_steps`` (same mapping)
-``compare_table`` + ``sheet_data`` rules       ``sheet_data_equal {expected: inputs/NAME}``
-``compare_csv``                                ``file_equal {expected: inputs/NAME}``
-``infeasible``                                 no check (listed as having no equivalent)
+``func`` (one or a list, ``conj``)             checks, ``all_of`` / ``any_of``
+``infeasible``                                 ``infeasible_reported``: the agent must say
+                                               ``done(success=False, answer=...)``
 =============================================  ===========================================
 
-``/home/user/X`` (the OSWorld VM's home) becomes the home-relative ``X``. Everything
-else (other step types and evaluator functions, ``compare_table`` rules other than
-``sheet_data``, window matching by class) has no equivalent and is listed in
-:attr:`Conversion.unsupported`. An evaluator is converted only when all of it is: a
-partial check could pass what the original fails.
+``/home/user/X`` (the VM's home) becomes the home-relative ``X``. A part with no
+equivalent is listed in :attr:`Conversion.unsupported`; an evaluator is converted whole
+or not at all (a partial check could pass what the original fails). A config whose
+shape is wrong raises :class:`~gui_agent.task.osworld_config.ConfigError`, which names
+the key, and never anything else.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from gui_agent.task.osworld_config import OSWORLD_HOME, ConfigError, Unsupported, home_path
+from gui_agent.task.osworld_evaluators import Metric, convert_metric
 from gui_agent.task.spec import Task
 
-#: OSWorld's VM user home; paths under it become relative to the episode's home folder.
-OSWORLD_HOME = "/home/user/"
 #: OSWorld's VM screen.
 OSWORLD_SCREEN = {"width": 1920, "height": 1080}
-#: OSWorld app names (``related_apps``/``snapshot``) -> our app names.
-APP_NAMES = {"libreoffice_calc": "calc", "thunderbird": "thunderbird"}
+#: OSWorld app names (``related_apps``/``snapshot``, spaces as underscores) -> our app names.
+APP_NAMES = {
+    "libreoffice_calc": "calc", "libreoffice_writer": "writer", "libreoffice_impress": "impress", "thunderbird": "thunderbird",
+}
+#: ``related_apps`` entries that need no app of their own (the desktop itself).
+DESKTOP_ITSELF = {"os", "terminal"}
 #: Launch commands that start one of our apps.
 _LAUNCHERS = {
     "thunderbird": "thunderbird", "/usr/bin/thunderbird": "thunderbird",
     "libreoffice --calc": "calc", "soffice --calc": "calc", "localc": "calc",
+    "libreoffice --writer": "writer", "soffice --writer": "writer", "lowriter": "writer",
+    "libreoffice --impress": "impress", "soffice --impress": "impress", "loimpress": "impress",
 }
-_SPREADSHEETS = (".xlsx", ".xls", ".ods", ".csv")
+#: File endings -> the app that opens them.
+_OPENERS = {
+    ".xlsx": "calc", ".xls": "calc", ".ods": "calc", ".csv": "calc",
+    ".docx": "writer", ".doc": "writer", ".odt": "writer", ".rtf": "writer",
+    ".pptx": "impress", ".ppt": "impress", ".odp": "impress",
+}
+#: Where post steps' ``stdout`` files (OSWorld's cache files) go in the home folder.
+CACHE_DIR = ".osworld-cache"
+#: Commands that change the machine rather than the desktop session.
+_MACHINE_COMMANDS = {"timedatectl", "hwclock", "systemctl", "reboot", "shutdown", "sudo"}
 
 
 @dataclass(frozen=True)
@@ -72,9 +89,9 @@ class Conversion:
 
     Attributes:
         task: the converted task (valid by our schema).
-        inputs: files to download elsewhere and put next to the task file.
+        inputs: files to download and put next to the task file.
         unsupported: the parts with no equivalent, each a sentence naming it.
-        notes: other remarks (e.g. an infeasible task).
+        notes: other remarks (steps left out because a check does their work, ...).
     """
 
     task: Task
@@ -87,36 +104,94 @@ class Conversion:
         return not self.unsupported
 
 
-class _Unsupported(Exception):
-    """One part of the config that has no equivalent (the message says which)."""
+def is_windows_variant(config_path: str | Path | None, config: dict[str, Any]) -> bool:
+    """A Windows twin of a Linux config: its file is ``<id>-win.json`` / ``..._win.json``, or it names Windows."""
+    stem = Path(config_path).stem if config_path is not None else ""
+    return stem.lower().endswith(("-win", "_win")) or "windows" in str(config.get("snapshot", "")).lower()
 
 
-def home_path(path: str) -> str:
-    """``/home/user/a/b.xlsx`` -> ``a/b.xlsx``; other absolute paths have no equivalent."""
-    if path.startswith(OSWORLD_HOME):
-        rest = posixpath.normpath(path[len(OSWORLD_HOME):])
-        if rest in (".", "") or rest.startswith(".."):
-            raise _Unsupported(f"path {path!r} is the home folder itself, not a file in it")
-        return rest
-    if path.startswith("~/"):
-        return path
-    raise _Unsupported(f"path {path!r} is outside the VM user's home ({OSWORLD_HOME}); a desktop task only reaches its home folder")
+def domain_of(config: dict[str, Any]) -> str:
+    """The config's domain (``libreoffice_calc``): its snapshot, else its first related app."""
+    related = config.get("related_apps")
+    first = related[0] if isinstance(related, list) and related and isinstance(related[0], str) else None
+    domain = config.get("snapshot") if isinstance(config.get("snapshot"), str) else first
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(domain or "desktop").strip()) or "desktop"
+
+
+def task_file_name(config: dict[str, Any], config_path: str | Path | None = None) -> str:
+    """The file name a converted config is written to: ``<domain>-<id>[-win].yaml``."""
+    suffix = "-win" if is_windows_variant(config_path, config) else ""
+    return f"{domain_of(config)}-{config['id']}{suffix}.yaml"
 
 
 class _Converter:
+    """One conversion: what was declared, left out and produced while walking the config."""
+
     def __init__(self, config: dict[str, Any]) -> None:
         self.config = config
         self.inputs: list[DeclaredInput] = []
         self.unsupported: list[str] = []
         self.notes: list[str] = []
         self.apps: list[str] = []
+        self.downloads: dict[str, str] = {}  # VM path -> declared input
+        self.producers: dict[str, tuple[int, list[str]]] = {}  # cache name -> (post step index, command)
+        self.dropped: dict[int, str] = {}  # post step index -> why it is left out
 
-    # ------------------------------------------------------------------ inputs
+    # ------------------------------------------------------------------ Files (for the metrics)
     def declare(self, url: str, name: str) -> str:
-        local = f"inputs/{posixpath.basename(name) or 'file'}"
-        if all(i.path != local for i in self.inputs):
-            self.inputs.append(DeclaredInput(path=local, url=url))
+        base = posixpath.basename(str(name).split("?")[0].rstrip("/")) or "file"
+        base = re.sub(r"[^A-Za-z0-9._ -]+", "_", base)
+        for existing in self.inputs:
+            if existing.url == url:
+                return existing.path
+        local, n = f"inputs/{base}", 2
+        while any(i.path == local for i in self.inputs):
+            stem, ext = posixpath.splitext(base)
+            local, n = f"inputs/{stem}-{n}{ext}", n + 1
+        self.inputs.append(DeclaredInput(path=local, url=url))
         return local
+
+    def downloaded(self, vm_path: str) -> str | None:
+        try:
+            return self.downloads.get(home_path(vm_path))
+        except Unsupported:
+            return None
+
+    def cache_file(self, name: str) -> str | None:
+        return f"{CACHE_DIR}/{name}" if name in self.producers else None
+
+    def cache_producer(self, name: str) -> list[str] | None:
+        found = self.producers.get(name)
+        return found[1] if found is not None else None
+
+    def drop_producer(self, name: str, reason: str) -> None:
+        """Leave out the post step writing cache file (or converting the file) ``name``, and
+        the downloads only it used."""
+        for index, command in self._post_commands():
+            joined = " ".join(command)
+            produces = self.producers.get(name, (None,))[0] == index
+            converts = "--convert-to" in command and any(home_path_or_none(a) == name for a in command)
+            if produces or converts:
+                self.dropped[index] = reason
+                for other, step in enumerate(self._post_entries()):
+                    if step.get("type") == "download":
+                        files = _params(step).get("files")
+                        if isinstance(files, list) and files and all(isinstance(f, dict) and posixpath.basename(str(f.get("path", ""))) in joined for f in files):
+                            self.dropped[other] = reason
+
+    def _post_entries(self) -> list[dict[str, Any]]:
+        evaluator = self.config.get("evaluator") or {}
+        post = evaluator.get("postconfig") if isinstance(evaluator, dict) else None
+        return [s for s in post if isinstance(s, dict)] if isinstance(post, list) else []
+
+    def _post_commands(self) -> list[tuple[int, list[str]]]:
+        found = []
+        for index, step in enumerate(self._post_entries()):
+            if step.get("type") in ("execute", "command"):
+                words = _words(_params(step).get("command"))
+                if words:
+                    found.append((index, words))
+        return found
 
     def use_app(self, app: str) -> str:
         if app not in self.apps:
@@ -124,179 +199,243 @@ class _Converter:
         return app
 
     # ------------------------------------------------------------------ steps
-    def steps(self, entries: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
+    def scan_post(self) -> None:
+        """Before the evaluator: what post steps download and which cache files they write."""
+        for index, step in enumerate(self._post_entries()):
+            params = _params(step)
+            files = params.get("files")
+            if step.get("type") == "download" and isinstance(files, list):
+                for f in files:
+                    if isinstance(f, dict) and isinstance(f.get("url"), str) and isinstance(f.get("path"), str):
+                        try:
+                            self.downloads[home_path(f["path"])] = self.declare(f["url"], f["path"])
+                        except Unsupported:
+                            pass
+            if step.get("type") in ("execute", "command") and isinstance(params.get("stdout"), str):
+                self.producers[params["stdout"]] = (index, _words(params.get("command")) or [])
+
+    def steps(self, entries: Any, where: str, *, post: bool = False) -> list[dict[str, Any]]:
+        if entries is None:
+            return []
+        if not isinstance(entries, list):
+            raise ConfigError(where, f"expected a list of steps, got {type(entries).__name__}")
         out: list[dict[str, Any]] = []
-        for index, entry in enumerate(entries or []):
-            kind = entry.get("type")
-            params = entry.get("parameters") or {}
+        for index, entry in enumerate(entries):
+            at = f"{where}[{index}]"
+            if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
+                raise ConfigError(at, "expected a step mapping with a 'type'")
+            if post and index in self.dropped:
+                self.notes.append(f"{at} ({entry['type']}) left out: {self.dropped[index]}")
+                continue
+            params = entry.get("parameters", {})
+            if params is None:
+                params = {}
+            if not isinstance(params, dict):
+                raise ConfigError(f"{at}.parameters", f"expected a mapping, got {type(params).__name__}")
             try:
-                out.extend(self.step(kind, params))
-            except _Unsupported as exc:
-                self.unsupported.append(f"{where}[{index}] ({kind}): {exc}")
+                out.extend(self.step(entry["type"], params, at))
+            except Unsupported as exc:
+                self.unsupported.append(f"{at} ({entry['type']}): {exc}")
         return out
 
-    def step(self, kind: str | None, params: dict[str, Any]) -> list[dict[str, Any]]:
+    def step(self, kind: str, params: dict[str, Any], where: str) -> list[dict[str, Any]]:
         if kind == "download":
-            return [
-                {"place_file": {"path": home_path(f["path"]), "from": self.declare(f["url"], f["path"]), "source_url": f["url"]}}
-                for f in params.get("files", [])
-            ]
+            files = params.get("files")
+            if not isinstance(files, list) or not files:
+                raise ConfigError(f"{where}.parameters.files", "expected a list of {url, path}")
+            out = []
+            for i, f in enumerate(files):
+                if not isinstance(f, dict) or not isinstance(f.get("url"), str) or not isinstance(f.get("path"), str):
+                    raise ConfigError(f"{where}.parameters.files[{i}]", "expected {url: ..., path: ...}")
+                path = home_path(f["path"])
+                local = self.declare(f["url"], f["path"])
+                self.downloads[path] = local
+                out.append({"place_file": {"path": path, "from": local, "source_url": f["url"]}})
+            return out
         if kind == "open":
+            if not isinstance(params.get("path"), str):
+                raise ConfigError(f"{where}.parameters.path", "expected the path of the file to open")
             path = home_path(params["path"])
-            if not path.lower().endswith(_SPREADSHEETS):
-                raise _Unsupported(f"opening {path!r}: only spreadsheets (in calc) have an app here")
-            return [{"open_file": {"path": path, "app": self.use_app("calc")}}]
+            app = _OPENERS.get(posixpath.splitext(path)[1].lower())
+            if app is None:
+                raise Unsupported(f"opening {path!r}: no app here opens that kind of file (spreadsheets, documents, presentations)")
+            return [{"open_file": {"path": path, "app": self.use_app(app)}}]
         if kind == "launch":
-            command = params.get("command")
-            command = command.split() if isinstance(command, str) else list(command or [])
-            if not command:
-                raise _Unsupported("launch without a command")
-            app = _LAUNCHERS.get(" ".join(command)) or _LAUNCHERS.get(command[0])
-            if app is not None and (app != "calc" or len(command) <= 2):
+            command = _command(params, where)
+            app = _LAUNCHERS.get(" ".join(command)) or (_LAUNCHERS.get(command[0]) if len(command) == 1 else None)
+            if app is not None:
                 return [{"launch": {"app": self.use_app(app)}}]
             return [{"launch": {"command": [self.arg(a) for a in command], "wait": False}}]
         if kind in ("execute", "command"):
-            command = params.get("command")
-            command = command.split() if isinstance(command, str) else list(command or [])
-            hotkey = self.pyautogui_hotkey(command)
-            if hotkey is not None:
-                return [{"hotkey": {"keys": hotkey}}]
             if params.get("shell"):
-                raise _Unsupported("a shell command line (shell: true); run_command takes an argument list")
-            return [{"run_command": {"command": [self.arg(a) for a in command]}}]
+                raise Unsupported("a shell command line (shell: true); run_command takes an argument list")
+            command = _command(params, where)
+            if posixpath.basename(command[0]) in _MACHINE_COMMANDS:
+                raise Unsupported(f"{command[0]!r} changes the machine (its clock, services), not the task's desktop")
+            gui = self.pyautogui_steps(command)
+            if gui is not None:
+                return gui
+            step: dict[str, Any] = {"command": [self.arg(a) for a in command]}
+            if isinstance(params.get("stdout"), str):
+                step["stdout"] = f"{CACHE_DIR}/{params['stdout']}"
+                step["check"] = False  # OSWorld keeps the output whatever the exit status
+            return [{"run_command": step}]
         if kind == "sleep":
-            return [{"sleep": {"seconds": float(params.get("seconds", 1))}}]
+            seconds = params.get("seconds", 1)
+            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
+                raise ConfigError(f"{where}.parameters.seconds", f"expected a positive number, got {seconds!r}")
+            return [{"sleep": {"seconds": float(seconds)}}]
         if kind in ("activate_window", "close_window"):
+            name = params.get("window_name")
+            if not isinstance(name, str) or not name:
+                raise ConfigError(f"{where}.parameters.window_name", "expected the window's name")
             if params.get("by_class"):
-                raise _Unsupported(f"matching the window by class {params.get('window_name')!r}; windows are matched by title here")
-            name = re.escape(str(params["window_name"]))
-            title = f"^{name}$" if params.get("strict") else name
-            return [{kind: {"title": title}}]
-        raise _Unsupported("no equivalent step type")
+                wm_class = name.rsplit(".", 1)[-1]  # OSWorld's "instance.class", e.g. Mail.thunderbird
+                return [{kind: {"wm_class": f"^{re.escape(wm_class)}$"}}]
+            title = re.escape(name)
+            return [{kind: {"title": f"^{title}$" if params.get("strict") else title}}]
+        raise Unsupported("no equivalent step type")
 
-    def arg(self, value: str) -> str:
+    def arg(self, value: Any) -> str:
         """Command arguments naming the VM's home become home-relative (the command runs there)."""
         text = str(value)
         if text.rstrip("/") == OSWORLD_HOME.rstrip("/"):
             return "."
-        return text.removeprefix(OSWORLD_HOME)
+        return text.replace(OSWORLD_HOME, "")
 
     @staticmethod
-    def pyautogui_hotkey(command: list[str]) -> list[str] | None:
-        """``python -c "import pyautogui; pyautogui.hotkey('ctrl', 's')"`` -> ``[ctrl, s]``."""
-        if len(command) != 3 or not command[0].startswith("python") or command[1] != "-c":
+    def pyautogui_steps(command: list[str]) -> list[dict[str, Any]] | None:
+        """``python -c "import pyautogui; pyautogui.hotkey('ctrl', 's')"`` -> hotkey/sleep or input_actions steps."""
+        if len(command) != 3 or not posixpath.basename(command[0]).startswith("python") or command[1] != "-c":
             return None
-        code = re.sub(r"^\s*import pyautogui\s*;?", "", command[2]).strip().rstrip(";")
+        code = command[2]
+        if "pyautogui" not in code:
+            return None
+        code = re.sub(r"\bimport\s+(pyautogui|time)\s*;?", "", code).strip().strip(";").strip()
         from gui_agent.action_formats.pyautogui import parse_pyautogui
-        from gui_agent.actions import Hotkey
+        from gui_agent.actions import Hotkey, Wait
         from gui_agent.errors import ActionParseError
 
         try:
             actions = parse_pyautogui(code)
-        except ActionParseError:
-            return None
-        if len(actions) == 1 and isinstance(actions[0], Hotkey):
-            return list(actions[0].keys)
-        return None
+        except ActionParseError as exc:
+            raise Unsupported(f"pyautogui code this project cannot run ({exc.reason})") from None
+        if actions and all(isinstance(a, (Hotkey, Wait)) for a in actions):
+            return [{"hotkey": {"keys": list(a.keys)}} if isinstance(a, Hotkey) else {"sleep": {"seconds": float(a.seconds)}}
+                    for a in actions if not (isinstance(a, Wait) and a.seconds <= 0)]
+        return [{"input_actions": {"pyautogui": code}}]
 
     # ------------------------------------------------------------------ evaluator
-    def evaluator(self, spec: dict[str, Any]) -> dict[str, Any] | None:
+    def evaluator(self, spec: Any) -> dict[str, Any] | None:
+        if not isinstance(spec, dict):
+            raise ConfigError("evaluator", f"expected a mapping, got {type(spec).__name__}")
         funcs = spec.get("func")
         if funcs is None:
-            return None
+            raise ConfigError("evaluator.func", "missing: every OSWorld task names its evaluator function")
         many = isinstance(funcs, list)
-        funcs_list = funcs if many else [funcs]
-        results = spec.get("result") if many else [spec.get("result")]
-        expecteds = spec.get("expected") if many else [spec.get("expected")]
-        options = spec.get("options") if many else [spec.get("options")]
+        names = funcs if many else [funcs]
+        if not names or not all(isinstance(f, str) for f in names):
+            raise ConfigError("evaluator.func", "expected a function name or a list of them")
+
+        def nth(key: str, i: int) -> Any:
+            value = spec.get(key)
+            if not many:
+                return value
+            if value is None:
+                return None
+            if not isinstance(value, list) or len(value) != len(names):
+                raise ConfigError(f"evaluator.{key}", f"expected a list with one entry per function ({len(names)})")
+            return value[i]
+
         checks: list[dict[str, Any]] = []
-        for i, func in enumerate(funcs_list):
-            where = f"evaluator.func[{i}]" if many else "evaluator.func"
+        for i, func in enumerate(names):
+            where = f"evaluator.func[{i}]" if many else "evaluator"
+            metric = Metric(func, nth("result", i), nth("expected", i), nth("options", i), where, self)
             try:
-                checks.extend(self.check(func, (results or [None])[i] if results else None,
-                                         (expecteds or [None])[i] if expecteds else None,
-                                         (options or [None])[i] if options else None))
-            except _Unsupported as exc:
+                checks.extend(convert_metric(metric))
+            except Unsupported as exc:
                 self.unsupported.append(f"{where} ({func}): {exc}")
                 return None
-        if not checks:
-            return None
         if len(checks) == 1:
             return checks[0]
         return {"any_of" if spec.get("conj") == "or" else "all_of": checks}
 
-    def check(self, func: str, result: Any, expected: Any, options: Any) -> list[dict[str, Any]]:
-        if func == "infeasible":
-            raise _Unsupported(
-                "OSWorld marks this task infeasible (the right behaviour is to report that it cannot be done, "
-                "done(success=False)); no check type expresses that, so the task has no evaluator"
-            )
-        if func == "compare_table":
-            path = self.vm_file(result)
-            gold = self.cloud_file(expected)
-            rules = (options or {}).get("rules") or [{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": "EI0"}]
-            checks = []
-            for rule in rules:
-                if rule.get("type") != "sheet_data":
-                    raise _Unsupported(f"compare_table rule {rule.get('type')!r} has no equivalent (only sheet_data)")
-                ours, theirs = rule.get("sheet_idx0"), rule.get("sheet_idx1")
-                if not isinstance(ours, int) or theirs not in (f"EI{ours}", ours):
-                    raise _Unsupported(f"compare_table sheet_data between sheets {ours!r} and {theirs!r} (only the same position)")
-                checks.append({"sheet_data_equal": {"path": path, "expected": gold, "sheets": [ours]}})
-            return checks
-        if func == "compare_csv":
-            return [{"file_equal": {"path": self.vm_file(result), "expected": self.cloud_file(expected)}}]
-        raise _Unsupported("no equivalent check")
 
-    def vm_file(self, result: Any) -> str:
-        if not isinstance(result, dict) or result.get("type") != "vm_file":
-            raise _Unsupported(f"result of type {result.get('type') if isinstance(result, dict) else result!r} (only vm_file)")
-        return home_path(result["path"])
-
-    def cloud_file(self, expected: Any) -> str:
-        if not isinstance(expected, dict) or expected.get("type") != "cloud_file":
-            raise _Unsupported(f"expected of type {expected.get('type') if isinstance(expected, dict) else expected!r} (only cloud_file)")
-        return self.declare(expected["path"], expected.get("dest") or expected["path"])
+def home_path_or_none(value: str) -> str | None:
+    try:
+        return home_path(value)
+    except Unsupported:
+        return None
 
 
-def convert_osworld(config: dict[str, Any]) -> Conversion:
+def _params(step: dict[str, Any]) -> dict[str, Any]:
+    params = step.get("parameters")
+    return params if isinstance(params, dict) else {}
+
+
+def _words(command: Any) -> list[str] | None:
+    """A command as its arguments, or None when it is not a command (a list of words or a line)."""
+    if isinstance(command, str):
+        try:
+            return shlex.split(command)
+        except ValueError:
+            return None
+    if isinstance(command, list) and all(isinstance(c, (str, int, float)) and not isinstance(c, bool) for c in command):
+        return [str(c) for c in command]
+    return None
+
+
+def _command(params: dict[str, Any], where: str) -> list[str]:
+    words = _words(params.get("command"))
+    if words is None:
+        raise ConfigError(f"{where}.parameters.command", "expected a command (a list of arguments or a shell-quoted string)")
+    if not words:
+        raise ConfigError(f"{where}.parameters.command", "the command is empty")
+    return words
+
+
+def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Conversion:
     """Convert one OSWorld task config.
 
+    ``config_path`` (the file it came from) tells a Windows variant from its Linux twin.
+
     Raises:
-        ValueError: the config lacks ``id`` or ``instruction`` (not an OSWorld task).
+        ConfigError: the config is not a readable OSWorld task; the message names the key.
     """
-    if not isinstance(config, dict) or not config.get("id") or not config.get("instruction"):
-        raise ValueError("not an OSWorld task config: it needs 'id' and 'instruction'")
+    if not isinstance(config, dict):
+        raise ConfigError("(top level)", f"not an OSWorld task config: expected a JSON object, got {type(config).__name__}")
+    for key in ("id", "instruction"):
+        if not isinstance(config.get(key), str) or not config[key].strip():
+            raise ConfigError(key, "not an OSWorld task config: it needs 'id' and 'instruction' (text)")
     conv = _Converter(config)
-    related = list(config.get("related_apps") or [config.get("snapshot")])
-    for app in related:
-        if app in APP_NAMES:
-            conv.use_app(APP_NAMES[app])
-        elif app:
+    related = config.get("related_apps")
+    if related is not None and not (isinstance(related, list) and all(isinstance(a, str) for a in related)):
+        raise ConfigError("related_apps", "expected a list of app names")
+    for app in related or ([config["snapshot"]] if isinstance(config.get("snapshot"), str) else []):
+        name = re.sub(r"\s+", "_", app.strip().lower())
+        if name in APP_NAMES:
+            conv.use_app(APP_NAMES[name])
+        elif name not in DESKTOP_ITSELF:
             conv.unsupported.append(f"related_apps: {app!r} has no app here (known: {', '.join(APP_NAMES)})")
-    setup = conv.steps(config.get("config") or [], "config")
-    evaluator_spec = config.get("evaluator") or {}
-    post = conv.steps(evaluator_spec.get("postconfig") or [], "evaluator.postconfig")
+    evaluator_spec = config.get("evaluator")
+    if evaluator_spec is None:
+        raise ConfigError("evaluator", "missing: every OSWorld task has an evaluator")
+    if not isinstance(evaluator_spec, dict):
+        raise ConfigError("evaluator", f"expected a mapping, got {type(evaluator_spec).__name__}")
+    setup = conv.steps(config.get("config"), "config")
+    conv.scan_post()
     evaluator = conv.evaluator(evaluator_spec)
-    domain = config.get("snapshot") or (related[0] if related else "desktop")
+    post = conv.steps(evaluator_spec.get("postconfig"), "evaluator.postconfig", post=True)
+    windows = is_windows_variant(config_path, config)
+    domain = domain_of(config)
     environment: dict[str, Any] = {"kind": "desktop", "screen": dict(OSWORLD_SCREEN), "apps": conv.apps}
     if "thunderbird" in conv.apps:
         environment["mail"] = {}
-    lines = [f"Imported from OSWorld ({domain}/{config['id']})."]
-    if config.get("source"):
-        lines.append(f"Original source: {config['source']}")
-    if conv.inputs:
-        lines.append("Declared inputs (download each URL to the path, next to this file):")
-        lines += [f"  {i.path} <- {i.url}" for i in conv.inputs]
-    if conv.unsupported:
-        lines.append("Parts with no equivalent (left out):")
-        lines += [f"  {u}" for u in conv.unsupported]
-    lines += conv.notes
     data: dict[str, Any] = {
-        "id": f"osworld.{domain}.{config['id']}",
+        "id": f"osworld.{domain}.{config['id']}{'.win' if windows else ''}",
         "instruction": config["instruction"],
-        "description": "\n".join(lines),
-        "tags": ["osworld", str(domain)],
+        "description": "",
+        "tags": ["osworld", domain] + (["windows"] if windows else []),
         "source": f"osworld:{config['id']}",
         "environment": environment,
     }
@@ -307,5 +446,37 @@ def convert_osworld(config: dict[str, Any]) -> Conversion:
     if post:
         data["post_steps"] = post
     data["limits"] = {"max_steps": 15, "step_timeout_s": 30.0, "episode_timeout_s": 900.0}
-    task = Task.model_validate(data)
-    return Conversion(task=task, inputs=conv.inputs, unsupported=conv.unsupported, notes=conv.notes)
+    used = set(_task_paths(data))
+    inputs = [i for i in conv.inputs if i.path in used]  # a check doing a post step's work needs fewer
+    lines = [f"Imported from OSWorld ({domain}/{config['id']}{', Windows variant' if windows else ''})."]
+    if isinstance(config.get("source"), str) and config["source"]:
+        lines.append(f"Original source: {config['source']}")
+    if inputs:
+        lines.append("Declared inputs (download each URL to the path, next to this file):")
+        lines += [f"  {i.path} <- {i.url}" for i in inputs]
+    if conv.unsupported:
+        lines.append("Parts with no equivalent (left out):")
+        lines += [f"  {u}" for u in conv.unsupported]
+    data["description"] = "\n".join(lines + conv.notes)
+    try:
+        task = Task.model_validate(data)
+    except ValueError as exc:  # pydantic's ValidationError: a value our schema refuses
+        errors = getattr(exc, "errors", None)
+        first = errors()[0] if callable(errors) else {"loc": (), "msg": str(exc)}
+        key = ".".join(str(p) for p in first.get("loc", ()))
+        raise ConfigError(f"(converted task) {key}", f"{first.get('msg')}") from None
+    return Conversion(task=task, inputs=inputs, unsupported=conv.unsupported, notes=conv.notes)
+
+
+def _task_paths(value: Any) -> list[str]:
+    """Every ``inputs/...`` string in the task data (the declared inputs it uses)."""
+    if isinstance(value, str):
+        return [value] if value.startswith("inputs/") else []
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in _task_paths(v)]
+    if isinstance(value, list):
+        return [p for v in value for p in _task_paths(v)]
+    return []
+
+
+__all__ = ["APP_NAMES", "Conversion", "DeclaredInput", "OSWORLD_SCREEN", "convert_osworld", "home_path", "task_file_name"]

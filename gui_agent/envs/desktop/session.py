@@ -189,12 +189,15 @@ class DesktopSession:
             settings["mail"] = {**self.mail_settings, **self.mail_state}
         return settings
 
-    def launch(self, argv: list[str], *, label: str, launcher_only: bool = False) -> OwnedProcess:
-        """Start a program on the display with the apps' environment, in the home folder."""
+    def launch(self, argv: list[str], *, label: str, launcher_only: bool = False, stdout: Path | None = None) -> OwnedProcess:
+        """Start a program on the display with the apps' environment, in the home folder.
+
+        ``stdout``: a file for its output instead of the session's log (a command's result).
+        """
         safe = "".join(c if c.isalnum() else "-" for c in label.lower())
         proc = OwnedProcess(
             argv, name=label, env=self.env, cwd=self.home,
-            log_path=self.private / "logs" / f"{safe}.log",
+            log_path=stdout if stdout is not None else self.private / "logs" / f"{safe}.log",
         )
         proc.start()
         self.launched.append(LaunchedApp(label=label, process=proc, launcher_only=launcher_only))

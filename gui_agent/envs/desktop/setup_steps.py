@@ -191,7 +191,10 @@ def wait_idle(session: DesktopSession, *, deadline: float, quiet_s: float = IDLE
 
 
 def _run_command(session: DesktopSession, args: kinds.RunCommandArgs, task_dir: Path | None) -> None:
-    proc = session.launch(list(args.command), label=f"command {args.command[0]}", launcher_only=True)
+    stdout = session.resolve(args.stdout) if args.stdout is not None else None
+    if stdout is not None:
+        stdout.parent.mkdir(parents=True, exist_ok=True)
+    proc = session.launch(list(args.command), label=f"command {args.command[0]}", launcher_only=True, stdout=stdout)
     # A finished command is not a running app: its exit status is judged here, not later.
     session.launched = [a for a in session.launched if a.process is not proc]
     if not proc.wait(args.timeout_s):
@@ -270,16 +273,33 @@ def activate(session: DesktopSession, title_regex: str, *, timeout_s: float) -> 
 
 
 def _activate_window(session: DesktopSession, args: kinds.ActivateWindowArgs, task_dir: Path | None) -> None:
-    activate(session, args.title, timeout_s=args.timeout_s)
+    if args.title is not None:
+        activate(session, args.title, timeout_s=args.timeout_s)
+        return
+    assert session.windows is not None and args.wm_class is not None
+    deadline = time.monotonic() + args.timeout_s
+    while True:
+        found = [w for w in session.windows.windows() if re.search(args.wm_class, w.wm_class)]
+        if found:
+            activate(session, f"^{re.escape(found[0].title)}$", timeout_s=max(0.5, deadline - time.monotonic()))
+            return
+        if time.monotonic() > deadline:
+            raise DesktopStepError(f"activate_window: no window of class matching {args.wm_class!r} within {args.timeout_s:g} s")
+        time.sleep(POLL_S)
+
+
+def _window_matches(args: kinds.CloseWindowArgs, window: WindowInfo) -> bool:
+    if args.title is not None:
+        return re.search(args.title, window.title) is not None
+    return re.search(args.wm_class or "", window.wm_class) is not None
 
 
 def _close_window(session: DesktopSession, args: kinds.CloseWindowArgs, task_dir: Path | None) -> None:
     assert session.windows is not None
-    pattern = re.compile(args.title)
     deadline = time.monotonic() + args.timeout_s
     asked: set[int] = set()
     while True:
-        matching = [w for w in session.windows.windows() if pattern.search(w.title)]
+        matching = [w for w in session.windows.windows() if _window_matches(args, w)]
         if not matching:
             return
         for window in matching:
@@ -302,6 +322,18 @@ def _hotkey(session: DesktopSession, args: kinds.HotkeyArgs, task_dir: Path | No
         except DesktopStepError:
             pass  # a modal dialog keeps the focus: the keys go to it, as they would for a person
     session.input.perform(Hotkey(tuple(args.keys)))
+
+
+def _input_actions(session: DesktopSession, args: kinds.InputActionsArgs, task_dir: Path | None) -> None:
+    from gui_agent.action_formats.pyautogui import parse_pyautogui
+    from gui_agent.actions import Wait
+
+    assert session.input is not None
+    for action in parse_pyautogui(args.pyautogui):
+        if isinstance(action, Wait):
+            time.sleep(action.seconds)
+        else:
+            session.input.perform(action, timeout_s=5.0)
 
 
 # ---------------------------------------------------------------------- mail
@@ -328,4 +360,5 @@ _RUNNERS: dict[type, Callable[[DesktopSession, Any, Path | None], None]] = {
     kinds.HotkeyStep: _hotkey,
     kinds.WaitForFileStep: _wait_for_file,
     kinds.DeliverMailStep: _deliver_mail,
+    kinds.InputActionsStep: _input_actions,
 }
