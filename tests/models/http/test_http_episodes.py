@@ -134,3 +134,51 @@ def test_max_concurrent_holds_across_worker_processes(limit: int, tmp_path: Path
         assert [w.exitcode for w in workers] == [0, 0, 0]
     assert len(server.requests) == 9
     assert server.max_in_flight == limit
+
+
+def test_a_run_money_budget_stops_starting_episodes_and_a_resume_with_more_runs_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "eval"
+    with stand_in([Reply(body=WAIT)]) as server:  # each episode: 2 calls of $0.251, then its own --max-cost ends it
+        spec = f"openai:gpt-4o?base_url={server.url}/v1&format=json"
+        common = [str(CLICK_BUTTON), "--policy", spec, "--repeats", "4", "--max-cost", "0.3", "--out", str(out), "--quiet"]
+        first = _cli("eval", *common, "--max-run-cost", "0.5")
+        results = json.loads((out / "results.json").read_text())
+        assert first.returncode == 0, first.stdout + first.stderr
+        assert "stopped early: run cost budget reached" in first.stdout
+        assert results["run"]["stopped"].startswith("run cost budget reached ($")
+        done = results["run"]["finished"]
+        assert 1 <= done < 4  # the episode under way when the budget was spent still finishes
+        assert results["overall"]["cost_usd"] == pytest.approx(0.502 * done)
+        assert all(t == "truncated" for t in results["overall"]["terminations"])
+        second = _cli("eval", *common, "--max-run-cost", "100", "--resume")
+    assert second.returncode == 0, second.stdout + second.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert results["run"]["finished"] == 4 and results["run"]["stopped"] is None
+    assert results["overall"]["cost_per_episode"] == pytest.approx(0.502)
+
+
+@pytest.mark.parametrize("vendor", ["anthropic", "openai-cua"])
+def test_a_computer_use_agent_solves_a_page_through_a_scaled_display(vendor: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The oracle's click, said in the declared display's pixels, lands on the button of the real page."""
+    from gui_agent.action_formats._gestures import DisplayScale
+    from tests.models.http.standin import anthropic_message, computer_call, openai_response, tool_use
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    task = load_task(CLICK_BUTTON)
+    oracle = run_episode(task, load_policy("oracle"), out_dir=tmp_path / "oracle", seed=0)
+    (click,) = [step.action for step in read_episode(oracle.episode_path).steps]
+    display = (80, 105) if vendor == "anthropic" else (320, 420)  # half, and twice, the 160x210 task area
+    x, y = DisplayScale(*display, 160, 210).to_display(click["x"], click["y"])
+    if vendor == "anthropic":
+        reply = anthropic_message(tool_use("left_click", coordinate=[x, y]))
+        spec = f"anthropic:claude-sonnet-4-5?display={display[0]}x{display[1]}"
+    else:
+        reply = openai_response(computer_call({"type": "click", "button": "left", "x": x, "y": y}))
+        spec = f"openai-cua:computer-use-preview?display={display[0]}x{display[1]}&environment=browser"
+    with stand_in([Reply(body=reply)]) as server:
+        url = server.url if vendor == "anthropic" else f"{server.url}/v1"
+        result = run_episode(task, load_policy(f"{spec}&base_url={url}"), out_dir=tmp_path / "agent", seed=0)
+    assert result.success, result.reason
+    (step,) = read_episode(result.episode_path).steps
+    assert abs(step.action["x"] - click["x"]) <= 1 and abs(step.action["y"] - click["y"]) <= 1
+    assert step.usage.cost_usd is not None and step.usage.cost_usd > 0

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -107,3 +109,27 @@ def test_eval_with_two_workers_against_one_server(served: dict, tmp_path: Path) 
     results = json.loads((out / "results.json").read_text())["overall"]
     assert (results["scored"], results["successes"], results["service_failures"]) == (4, 4, 0)
     assert results["usage"]["input_tokens"] > 4 * 50
+
+
+def test_ray_actors_against_one_server(served: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import logging
+
+    import ray
+
+    private = Path(tempfile.mkdtemp(prefix="gah-", dir="/tmp"))  # short: Ray's socket paths must fit 107 bytes
+    monkeypatch.setenv("TMPDIR", str(private))
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
+    try:
+        address = ray.get_runtime_context().gcs_address
+        spec = f"openai:{served['model']}?base_url={served['url']}/v1&format=pyautogui&max_tokens=48&max_concurrent=1"
+        out = tmp_path / "ray"
+        run = subprocess.run([sys.executable, "-m", "gui_agent", "eval", str(MINIWOB_TASKS / "click-button.yaml"), "--policy", spec,
+                              "--seeds", "0,0,0", "--workers", "2", "--ray", address, "--out", str(out), "--quiet"],
+                             capture_output=True, text=True, timeout=300, cwd=REPO, env={**os.environ, "TMPDIR": str(private)})
+    finally:
+        ray.shutdown()
+        shutil.rmtree(private, ignore_errors=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert results["run"]["backend"] == "ray"
+    assert (results["overall"]["scored"], results["overall"]["successes"]) == (3, 3)
