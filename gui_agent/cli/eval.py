@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("suite", nargs="+", help="task files, folders of them, or a named suite (miniwob)")
-    parser.add_argument("--policy", default="oracle", help="oracle, random[:SEED], replay:DIR or py:module:Name (default: oracle)")
+    parser.add_argument("--policy", default="oracle", help="a policy spec as in gui-agent run --help: oracle, random[:SEED], hf:..., openai:..., anthropic:..., openai-cua:..., py:module:Name (default: oracle)")
     parser.add_argument("--repeats", "-k", type=positive_int, default=1, help="tries per task, the k of pass@k/pass^k (default: 1)")
     parser.add_argument("--workers", "-j", type=positive_int, default=1, help="parallel workers, each with its own browser (default: 1)")
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",

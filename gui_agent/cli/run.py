@@ -25,7 +25,13 @@ policies:
   random[:SEED]   random clicks, typing and keys: the floor to beat
   replay:EPISODE  plays back a recorded episode's actions
   hf:PATH_OR_ID   a transformers VLM (Qwen2-VL, Qwen2.5-VL/UI-TARS, Idefics3/SmolVLM);
-                  options after '?', e.g. hf:runs/vlm?images=2&history=3 (README)
+                  options after '?', e.g. hf:runs/vlm?images=2&history=3
+  openai:MODEL    a model behind an OpenAI-compatible chat API (vLLM, SGLang, TGI,
+                  transformers serve, Ollama, OpenAI), e.g.
+                  "openai:ui-tars-1.5-7b?base_url=http://gpu:8000/v1&format=uitars"
+  anthropic:MODEL Claude with the computer-use tool ($ANTHROPIC_API_KEY)
+  openai-cua:MODEL  OpenAI's computer-use model ($OPENAI_API_KEY)
+  py:MOD:NAME     your own policy class (docs/policies.md)
 
 The episode is written to OUT/<episode_id>/ in the trajectory format; inspect it with
 'gui-agent show OUT/<episode_id>'. Exit status: 0 all episodes succeeded, 1 some failed, 130 interrupted (Ctrl-C),
