@@ -11,7 +11,7 @@ import importlib
 import sys
 
 #: Subcommand modules, in the order ``--help`` lists them.
-COMMAND_MODULES = ("run", "validate", "show", "record", "review", "eval", "export", "import_dataset", "import_osworld", "train", "replay", "make_reward_data")
+COMMAND_MODULES = ("run", "validate", "show", "record", "review", "eval", "export", "import_dataset", "import_osworld", "train", "replay", "make_reward_data", "annotate")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,90 @@
+"""``gui-agent annotate``: serve the annotation station (``station/``) for a suite of task files."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+from pathlib import Path
+
+EXAMPLES = """\
+examples:
+  gui-agent annotate datasets/tasks/desktop/calc --out annotations   # two annotators, tokens printed
+  gui-agent annotate datasets/tasks/desktop/calc/sum-column.yaml --out ann --annotators 3 --repeats 2
+  gui-agent annotate datasets/tasks/desktop/mail --out ann --tokens-file tokens.txt --port 8800
+
+Annotators open http://HOST:PORT/ in their browser, sign in with their token, take a task
+and do it on the live desktop shown in the page; at Finish the task's evaluator checks the
+result. A reviewer's token sees everyone's work. Progress is kept in OUT/station.json: a
+restart resumes where the station stopped, and nothing done is offered again.
+A tokens file has one 'NAME TOKEN [annotator|reviewer]' line per account.
+Exit status: 0 stopped, 2 bad input.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "annotate", help="serve the annotation station: people record task-file tasks from their browser",
+        description="Serve a web app where annotators record the suite's tasks on a live desktop, "
+        "verified by each task's evaluator.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("suite", nargs="+", help="task files, folders of them, or a named suite")
+    parser.add_argument("--out", type=Path, required=True, metavar="DATASET", help="folder for the episodes and the progress file")
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument("--annotators", type=int, default=2, help="annotator accounts to create, with fresh tokens (default: 2)")
+    who.add_argument("--tokens-file", type=Path, help="read accounts from this file instead (NAME TOKEN [ROLE] lines)")
+    parser.add_argument("--repeats", type=int, default=1, help="how many times each task is recorded (default: 1)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    parser.add_argument("--port", type=int, default=8765, help="port (default: 8765)")
+    parser.set_defaults(handler=handle)
+
+
+def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_file: Path | None = None, repeats: int = 1):
+    """The accounts, queue and app for these arguments (ValueError on bad input)."""
+    from gui_agent.evaluate.suite import resolve_suite
+    from gui_agent.task import load_task
+    from station.accounts import generate_accounts, load_accounts
+    from station.app import Station, create_app
+    from station.queue import TaskQueue
+
+    files = resolve_suite(suite)
+    tasks = {}
+    for path in files:
+        tasks[str(path)] = load_task(path)
+    accounts = load_accounts(tokens_file) if tokens_file is not None else generate_accounts(annotators)
+    queue = TaskQueue.open(out, [(Path(f), t.id, t.instruction or "") for f, t in tasks.items()], accounts.annotators, repeats=repeats)
+    station = Station(accounts, queue, tasks)
+    return station, create_app(station)
+
+
+def handle(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+    except ImportError:
+        print("error: the station needs Starlette and uvicorn: pip install 'gui-agent[station]'", file=sys.stderr)
+        return 2
+    from gui_agent.errors import GuiAgentError
+
+    try:
+        station, app = build_station(args.suite, args.out, annotators=args.annotators, tokens_file=args.tokens_file,
+                                     repeats=args.repeats)
+    except (ValueError, OSError, GuiAgentError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        loopback = ipaddress.ip_address(args.host).is_loopback
+    except ValueError:
+        loopback = args.host == "localhost"
+    if not loopback:
+        print(f"warning: listening on {args.host}: tokens travel in clear text unless a TLS proxy is in front",
+              file=sys.stderr)
+    items = station.queue.items()
+    open_items = sum(1 for i in items if i.status not in ("done", "given_up"))
+    print(f"station: {len(items)} items ({open_items} open) in {args.out}", flush=True)
+    if args.tokens_file is None:
+        for account in station.accounts.accounts:
+            print(f"  {account.role:9s} {account.name:12s} token {account.token}", flush=True)
+    print(f"open http://{args.host}:{args.port}/ and sign in with a token", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="wsproto")
+    return 0

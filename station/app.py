@@ -1,0 +1,437 @@
+"""The station's web app (Starlette): sign-in, pages, the JSON API, the VNC websocket.
+
+Security rules, all enforced here in one place (:class:`Guard`):
+
+* every route needs a signed-in account (the ``station_token`` cookie set by the sign-in
+  form, or ``Authorization: Bearer TOKEN``); tokens are compared in constant time;
+* a state-changing request (any method but GET/HEAD) and the websocket are refused when
+  ``Origin`` is another site or ``Sec-Fetch-Site`` says cross-site; signed in by cookie,
+  it must also carry ``X-Station-CSRF`` (a value only the page can read from ``/api/me``);
+* an annotator sees and changes only their own items; a reviewer sees everyone's;
+* ids in URLs are looked up in the queue, never joined to a path; frame numbers are
+  integers looked up in the episode's steps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from station.accounts import Account, Accounts
+from station.live import LiveDesktop, LiveError
+from station.queue import CLOSED, Item, TaskQueue
+
+COOKIE = "station_token"
+CSRF_HEADER = "x-station-csrf"
+STATIC_DIR = Path(__file__).parent / "static"
+#: Where Debian's ``novnc`` package puts its files.
+NOVNC_DIR = Path("/usr/share/novnc")
+_OPEN_PATHS = ("/signin", "/static/style.css")
+_SAFE_METHODS = ("GET", "HEAD")
+
+
+class Guard:
+    """ASGI middleware: sign-in and cross-site checks for every HTTP request and websocket."""
+
+    def __init__(self, app: Any, accounts: Accounts):
+        self.app = app
+        self.accounts = accounts
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        account, by_cookie = self._account(headers)
+        path = scope.get("path", "")
+        method = scope.get("method", "GET")
+        cross_site = self._cross_site(headers, scope)
+        if scope["type"] == "websocket":
+            if account is None or cross_site:
+                await send({"type": "websocket.close", "code": 4401 if account is None else 4403})
+                return
+        elif path in _OPEN_PATHS:
+            if method not in _SAFE_METHODS and cross_site:
+                return await _deny(scope, receive, send, 403, "cross-site request refused")
+        elif account is None:
+            if method in _SAFE_METHODS and not path.startswith("/api/") and "text/html" in headers.get("accept", ""):
+                return await RedirectResponse("/signin", status_code=303)(scope, receive, send)
+            return await _deny(scope, receive, send, 401, "sign in first")
+        elif method not in _SAFE_METHODS:
+            if cross_site:
+                return await _deny(scope, receive, send, 403, "cross-site request refused")
+            if by_cookie and not self.accounts.check_csrf(account, headers.get(CSRF_HEADER)):
+                return await _deny(scope, receive, send, 403, f"missing or wrong {CSRF_HEADER} header")
+        scope.setdefault("state", {})["account"] = account
+        await self.app(scope, receive, send)
+
+    def _account(self, headers: dict[str, str]) -> tuple[Account | None, bool]:
+        auth = headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            return self.accounts.verify(auth[7:].strip()), False
+        from http.cookies import SimpleCookie
+
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get("cookie", ""))
+        except Exception:  # noqa: BLE001 - a malformed cookie is no sign-in
+            return None, True
+        morsel = cookie.get(COOKIE)
+        return (self.accounts.verify(morsel.value) if morsel is not None else None), True
+
+    @staticmethod
+    def _cross_site(headers: dict[str, str], scope: dict) -> bool:
+        site = headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            return True
+        origin = headers.get("origin")
+        if origin is None:
+            return False  # not a browser's cross-site request (browsers send Origin on those)
+        scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
+        return origin != f"{scheme}://{headers.get('host', '')}"
+
+
+async def _deny(scope: dict, receive: Any, send: Any, status: int, message: str) -> None:
+    await JSONResponse({"error": message}, status_code=status)(scope, receive, send)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class Station:
+    """The app's state: accounts, queue, the live desktops of taken items."""
+
+    def __init__(self, accounts: Accounts, queue: TaskQueue, tasks: dict[str, Any]):
+        self.accounts = accounts
+        self.queue = queue
+        self.tasks = tasks  # task file (str) -> loaded Task
+        self.live: dict[str, LiveDesktop] = {}
+        self._busy: set[str] = set()
+
+    # ------------------------------------------------------------------ lookups
+    @staticmethod
+    def account(request: Request | WebSocket) -> Account:
+        return request.scope["state"]["account"]
+
+    def visible(self, account: Account, item_id: Any) -> Item | None:
+        item = self.queue.get(item_id)
+        if item is None or not (account.reviewer or item.annotator == account.name):
+            return None  # another annotator's item is as unknown as a made-up id
+        return item
+
+    def owned(self, account: Account, item_id: Any) -> Item | None:
+        item = self.queue.get(item_id)
+        return item if item is not None and item.annotator == account.name else None
+
+    def episode_dir(self, item: Item) -> Path | None:
+        """The finished episode's folder, checked to be a direct child of DATASET."""
+        if not item.episode:
+            return None
+        root = self.queue.dataset.resolve()
+        for child in root.iterdir():  # matched against what is there, never joined raw
+            if child.name == item.episode and child.is_dir():
+                return child
+        return None
+
+    def describe(self, item: Item) -> dict[str, Any]:
+        live = self.live.get(item.item_id)
+        return {**item.public(), "live": live.state if live is not None else None,
+                "episode_available": self.episode_dir(item) is not None}
+
+    # ------------------------------------------------------------------ actions (worker threads)
+    def take(self, item: Item) -> LiveDesktop:
+        if item.status in CLOSED:
+            raise LiveError(f"{item.item_id} is already {item.status}")
+        existing = self.live.get(item.item_id)
+        if existing is not None and existing.state in ("ready", "recording"):
+            return existing
+        live = LiveDesktop(item_id=item.item_id, task=self.tasks[item.task_file], task_file=Path(item.task_file),
+                           seed=item.seed, annotator=item.annotator, repeat=item.repeat, dataset=self.queue.dataset)
+        live.open()
+        self.queue.take(item.item_id)
+        self.live[item.item_id] = live
+        return live
+
+    def start(self, item: Item) -> Path:
+        live = self._live(item)
+        path = live.start_recording()
+        self.queue.add_attempt(item.item_id, path.name)
+        return path
+
+    def finish(self, item: Item, *, success: bool, notes: str | None) -> dict[str, Any]:
+        live = self._live(item)
+        try:
+            outcome = live.finish(success=success, notes=notes)
+            self.queue.close_attempt(item.item_id, "finished", status="done", outcome=outcome)
+        finally:
+            self._close(item)
+        return outcome
+
+    def give_up(self, item: Item, *, notes: str | None) -> dict[str, Any]:
+        live = self._live(item)
+        try:
+            outcome = live.give_up(notes=notes)
+            self.queue.close_attempt(item.item_id, "gave_up", status="given_up", outcome=outcome)
+        finally:
+            self._close(item)
+        return outcome
+
+    def discard(self, item: Item) -> None:
+        live = self._live(item)
+        try:
+            live.discard()
+            self.queue.close_attempt(item.item_id, "discarded", status="pending")
+        finally:
+            self._close(item)
+
+    def _live(self, item: Item) -> LiveDesktop:
+        live = self.live.get(item.item_id)
+        if live is None or live.state == "closed":
+            raise LiveError(f"{item.item_id} has no desktop: take it first")
+        return live
+
+    def _close(self, item: Item) -> None:
+        live = self.live.pop(item.item_id, None)
+        if live is not None:
+            live.close()
+        self.queue.release(item.item_id)
+
+    def close(self) -> None:
+        """Stop every live desktop (at shutdown); taken items stay taken in the file and
+        go back to pending at the next start."""
+        for item_id in list(self.live):
+            live = self.live.pop(item_id)
+            live.close()
+
+
+def create_app(station: Station) -> Starlette:
+    """The Starlette app for ``station`` (wrapped in :class:`Guard`)."""
+
+    def page(name: str) -> HTMLResponse:
+        return HTMLResponse((STATIC_DIR / name).read_text(encoding="utf-8"), headers=_PAGE_HEADERS)
+
+    async def signin_page(request: Request) -> Response:
+        return page("signin.html")
+
+    async def signin(request: Request) -> Response:
+        # A urlencoded form of one field, parsed here (no multipart library needed).
+        body = await request.body()
+        form = urllib.parse.parse_qs(body[:4096].decode("utf-8", "replace")) if len(body) <= 4096 else {}
+        account = station.accounts.verify((form.get("token") or [""])[0])
+        if account is None:
+            return HTMLResponse((STATIC_DIR / "signin.html").read_text(encoding="utf-8").replace(
+                "<!--error-->", '<p class="error">That token is not valid.</p>'), status_code=401, headers=_PAGE_HEADERS)
+        response = RedirectResponse("/", status_code=303)
+        response.set_cookie(COOKIE, account.token, httponly=True, samesite="strict", path="/")
+        return response
+
+    async def signout(request: Request) -> Response:
+        response = JSONResponse({"signed_out": True})
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    async def index(request: Request) -> Response:
+        return page("index.html")
+
+    async def task_page(request: Request) -> Response:
+        if station.visible(station.account(request), request.path_params["item_id"]) is None:
+            return _error(404, "no such item")
+        return page("task.html")
+
+    async def review_page(request: Request) -> Response:
+        item = station.visible(station.account(request), request.path_params["item_id"])
+        if item is None:
+            return _error(404, "no such item")
+        from station.review import render_review
+
+        return HTMLResponse(render_review(item, station.episode_dir(item)), headers=_PAGE_HEADERS)
+
+    async def me(request: Request) -> Response:
+        account = station.account(request)
+        return JSONResponse({"name": account.name, "role": account.role, "csrf": station.accounts.csrf_token(account)})
+
+    async def items(request: Request) -> Response:
+        account = station.account(request)
+        shown = station.queue.items(None if account.reviewer else account.name)
+        return JSONResponse({"items": [station.describe(i) for i in shown]})
+
+    async def item_detail(request: Request) -> Response:
+        item = station.visible(station.account(request), request.path_params["item_id"])
+        if item is None:
+            return _error(404, "no such item")
+        return JSONResponse(station.describe(item))
+
+    def action(fn: Any) -> Any:
+        async def endpoint(request: Request) -> Response:
+            item = station.owned(station.account(request), request.path_params["item_id"])
+            if item is None:
+                return _error(404, "no such item of yours")
+            body: dict[str, Any] = {}
+            if request.headers.get("content-type", "").startswith("application/json"):
+                try:
+                    body = json.loads(await request.body() or b"{}")
+                except ValueError:
+                    return _error(400, "the body is not JSON")
+                if not isinstance(body, dict):
+                    return _error(400, "the body must be a JSON object")
+            if item.item_id in station._busy:
+                return _error(409, "this item is busy; try again")
+            station._busy.add(item.item_id)
+            try:
+                result = await run_in_threadpool(fn, item, body)
+            except LiveError as exc:
+                return _error(409, str(exc))
+            except Exception as exc:  # noqa: BLE001 - the page shows why, the station keeps running
+                return _error(500, f"{type(exc).__name__}: {exc}")
+            finally:
+                station._busy.discard(item.item_id)
+            return JSONResponse({"item": station.describe(station.queue.get(item.item_id)), **result})
+        return endpoint
+
+    def _notes(body: dict[str, Any]) -> str | None:
+        notes = body.get("notes")
+        return str(notes)[:4000] if notes else None
+
+    def do_take(item: Item, body: dict[str, Any]) -> dict[str, Any]:
+        live = station.take(item)
+        return {"instruction": live.instruction, "display": live.display}
+
+    def do_start(item: Item, body: dict[str, Any]) -> dict[str, Any]:
+        return {"episode": station.start(item).name}
+
+    def do_finish(item: Item, body: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(body.get("success"), bool):
+            raise LiveError("say whether the task succeeded: {\"success\": true|false}")
+        return {"outcome": station.finish(item, success=body["success"], notes=_notes(body))}
+
+    def do_give_up(item: Item, body: dict[str, Any]) -> dict[str, Any]:
+        return {"outcome": station.give_up(item, notes=_notes(body))}
+
+    def do_discard(item: Item, body: dict[str, Any]) -> dict[str, Any]:
+        station.discard(item)
+        return {}
+
+    async def frame(request: Request) -> Response:
+        item = station.visible(station.account(request), request.path_params["item_id"])
+        folder = station.episode_dir(item) if item is not None else None
+        if folder is None:
+            return _error(404, "no such episode")
+        from gui_agent.episode import read_episode
+
+        episode = read_episode(folder)
+        index = request.path_params["index"]
+        frames = [s.frame_before for s in episode.steps]
+        rel = frames[index] if 0 <= index < len(frames) else None
+        if rel is None and index == len(frames):  # the screen after the last step
+            from gui_agent.episode.format import frame_path
+
+            rel = frame_path(index, episode.meta.frame_format)
+        if rel is None:
+            return _error(404, "no such frame")
+        path = (folder / rel).resolve()
+        if not path.is_relative_to(folder.resolve()) or not path.is_file():
+            return _error(404, "no such frame")
+        return FileResponse(path)
+
+    async def vnc(websocket: WebSocket) -> None:
+        account = station.account(websocket)
+        item = station.owned(account, websocket.path_params["item_id"]) or (
+            station.visible(account, websocket.path_params["item_id"]) if account.reviewer else None)
+        live = station.live.get(item.item_id) if item is not None else None
+        if live is None or live.vnc_port is None or live.state not in ("ready", "recording"):
+            await websocket.close(code=4404)
+            return
+        offered = websocket.scope.get("subprotocols") or []
+        await websocket.accept(subprotocol="binary" if "binary" in offered else None)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", live.vnc_port)
+        except OSError:
+            await websocket.close(code=1011)
+            return
+
+        async def upstream() -> None:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                data = message.get("bytes") or (message.get("text") or "").encode()
+                writer.write(data)
+                await writer.drain()
+
+        async def downstream() -> None:
+            while True:
+                data = await reader.read(65536)
+                if not data:
+                    return
+                await websocket.send_bytes(data)
+
+        tasks = [asyncio.create_task(upstream()), asyncio.create_task(downstream())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            for task in tasks:
+                task.cancel()
+            writer.close()
+            try:
+                await websocket.close()
+            except Exception:  # noqa: BLE001 - already closed by the browser
+                pass
+
+    routes = [
+        Route("/signin", signin_page, methods=["GET"]),
+        Route("/signin", signin, methods=["POST"]),
+        Route("/signout", signout, methods=["POST"]),
+        Route("/", index, methods=["GET"]),
+        Route("/task/{item_id}", task_page, methods=["GET"]),
+        Route("/review/{item_id}", review_page, methods=["GET"]),
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/items", items, methods=["GET"]),
+        Route("/api/items/{item_id}", item_detail, methods=["GET"]),
+        Route("/api/items/{item_id}/take", action(do_take), methods=["POST"]),
+        Route("/api/items/{item_id}/start", action(do_start), methods=["POST"]),
+        Route("/api/items/{item_id}/finish", action(do_finish), methods=["POST"]),
+        Route("/api/items/{item_id}/give-up", action(do_give_up), methods=["POST"]),
+        Route("/api/items/{item_id}/discard", action(do_discard), methods=["POST"]),
+        Route("/api/items/{item_id}/frames/{index:int}", frame, methods=["GET"]),
+        WebSocketRoute("/api/items/{item_id}/vnc", vnc),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    if NOVNC_DIR.is_dir():
+        routes.append(Mount("/novnc", StaticFiles(directory=NOVNC_DIR), name="novnc"))
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        try:
+            yield
+        finally:
+            await run_in_threadpool(station.close)
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    return Guard(app, station.accounts)  # type: ignore[return-value]
+
+
+_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
+    "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+def escape(text: Any) -> str:
+    return html.escape(str(text), quote=True)

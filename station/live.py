@@ -1,0 +1,234 @@
+"""One taken task, live: its desktop, the VNC server on that display, the recorder, the evaluator.
+
+:class:`LiveDesktop` builds the task's environment from its task file
+(:func:`gui_agent.envs.factory.make_env`, reset with the task's setup steps, so the
+desktop has its own Xvfb, app and files), then starts Debian's ``x11vnc`` on that display,
+listening on 127.0.0.1 only. The station relays the browser's websocket to that port
+under its own sign-in (:mod:`station.app`); nothing else listens.
+
+:meth:`start_recording` runs the existing recorder (:class:`recorder.session.RecordingSession`)
+on the display with the task file's instruction. :meth:`finish` stops it, runs the task's
+post steps and evaluator on the final state with the runner's own code
+(:func:`gui_agent.runner._evaluated`), and writes the evaluator's outcome into the episode
+beside the annotator's verdict (``labels.annotator_verdict``); ``labels.disagreement`` is
+True when they differ. The episode names its task file (``task.source``) and seed
+(``labels.seed``), as ``gui-agent replay`` expects.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from gui_agent.envs.owned_process import OwnedProcess
+from gui_agent.errors import EnvError
+from gui_agent.task import Task
+
+#: The recorder reads ``$DISPLAY`` while it connects: one session connects at a time.
+_RECORDER_START = threading.Lock()
+
+X11VNC_HINT = "install Debian's x11vnc (scripts/setup.sh does)"
+
+
+class LiveError(RuntimeError):
+    """A step of a live task that cannot be done now (say, Finish before Start)."""
+
+
+def free_loopback_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_x11vnc(display: str, *, log_path: Path, timeout_s: float = 15.0) -> tuple[OwnedProcess, int]:
+    """``x11vnc`` serving ``display`` on a free 127.0.0.1 port, without a password (only the
+    station connects to it). Returns the process and its port once it accepts connections.
+
+    Raises:
+        EnvError: x11vnc is missing or did not come up.
+    """
+    for _ in range(3):
+        port = free_loopback_port()
+        proc = OwnedProcess(
+            ["x11vnc", "-display", display, "-localhost", "-rfbport", str(port), "-noipv6", "-nopw",
+             "-forever", "-shared", "-noxdamage", "-xkb", "-quiet"],
+            name="x11vnc", log_path=log_path, install_hint=X11VNC_HINT,
+        )
+        proc.start()
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline and proc.is_alive():
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+                    if sock.recv(12).startswith(b"RFB "):
+                        return proc, port
+            except OSError:
+                time.sleep(0.1)
+        proc.stop()  # the port was taken meanwhile, or it failed: try another
+    raise EnvError(f"x11vnc did not start on {display}: {proc.log_tail()}")
+
+
+class LiveDesktop:
+    """A taken item's desktop. Blocking methods: call them from a worker thread."""
+
+    def __init__(self, *, item_id: str, task: Task, task_file: Path, seed: int, annotator: str, repeat: int, dataset: Path):
+        self.item_id = item_id
+        self.task = task
+        self.task_file = Path(task_file)
+        self.seed = seed
+        self.annotator = annotator
+        self.repeat = repeat
+        self.dataset = Path(dataset)
+        self.env: Any = None
+        self.vnc: OwnedProcess | None = None
+        self.vnc_port: int | None = None
+        self.instruction = task.instruction or ""
+        self.session: Any = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.state = "new"  # new -> ready -> recording -> closed
+
+    # ------------------------------------------------------------------ desktop
+    def open(self) -> None:
+        """Build and set up the task's environment, then serve its display over VNC."""
+        from gui_agent.envs.factory import make_env
+
+        if getattr(self.task.environment, "kind", None) != "desktop":
+            raise LiveError(f"task {self.task.id}: the station shows desktop tasks only for now")
+        self.env = make_env(self.task)
+        try:
+            obs, info = self.env.reset(seed=self.seed, options={"setup": list(self.task.setup), "instruction": self.instruction})
+            self.instruction = self.task.instruction or obs.instruction
+            log = Path(info["home"]).parent / "private" / "logs" / "x11vnc.log"
+            self.vnc, self.vnc_port = start_x11vnc(info["display"], log_path=log if log.parent.is_dir() else None)  # type: ignore[arg-type]
+        except BaseException:
+            self.close()
+            raise
+        self.state = "ready"
+
+    @property
+    def display(self) -> str | None:
+        return getattr(self.env, "display", None)
+
+    # ------------------------------------------------------------------ recording
+    def start_recording(self) -> Path:
+        """Start the recorder on this desktop; returns the episode folder."""
+        from recorder.session import RecordingSession, SessionConfig
+
+        with self._lock:
+            if self.state != "ready":
+                raise LiveError(f"cannot start: the task is {self.state}")
+            config = SessionConfig(
+                task=self.instruction, out_dir=self.dataset, task_id=self.task.id, display=self.display,
+                annotator=self.annotator, env_kind="desktop", app=",".join(getattr(self.task.environment, "apps", ())) or None,
+                labels={"seed": self.seed, "task_file": str(self.task_file),
+                        "station": {"item": self.item_id, "repeat": self.repeat}},
+            )
+            with _RECORDER_START:
+                session = RecordingSession(config)
+                path = session.start()
+            self.session = session
+            self._thread = threading.Thread(target=session.run, name=f"station-recorder-{self.item_id}", daemon=True)
+            self._thread.start()
+            self.state = "recording"
+            return path
+
+    @property
+    def episode_path(self) -> Path | None:
+        writer = getattr(self.session, "writer", None)
+        return writer.path if writer is not None else None
+
+    def _stop_capture(self, reason: str) -> str | None:
+        """Stop the recorder's loop and capture; the error that cut it short, if any."""
+        from recorder.display import RecorderError
+
+        session = self.session
+        session.request_stop(reason)
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        try:
+            session.stop_capture()
+        except RecorderError as exc:
+            return str(exc)
+        return None
+
+    def _name_task_file(self) -> None:
+        from gui_agent.episode.format import TaskInfo
+
+        writer = self.session.writer
+        task = writer.meta.task
+        writer.meta = writer.meta.model_copy(update={"task": TaskInfo(id=task.id, instruction=task.instruction, source=str(self.task_file))})
+
+    def finish(self, *, success: bool, notes: str | None = None) -> dict[str, Any]:
+        """Stop recording, run the task's evaluator on the final state, keep both verdicts.
+
+        Returns the episode's outcome with ``annotator_success`` and ``disagreement``.
+        """
+        from gui_agent.episode.format import Outcome
+        from gui_agent.runner import _evaluated
+
+        with self._lock:
+            if self.state != "recording":
+                raise LiveError(f"cannot finish: the task is {self.state}")
+            self.state = "finishing"
+            error = self._stop_capture("finish")
+            outcome = _evaluated(self.task, self.env, None, Outcome(termination="done", reason="the annotator finished"))
+            evaluated = outcome.success
+            disagreement = evaluated is not None and bool(evaluated) != bool(success)
+            labels = {"annotator_verdict": {"success": bool(success), "notes": notes}, "evaluator_success": evaluated,
+                      "disagreement": disagreement}
+            if error:
+                labels["recorder_error"] = error
+            self._name_task_file()
+            # The recorder writes its own labels (events, grabs, staleness) and the annotator's
+            # verdict; the outcome that stays is the evaluator's.
+            self.session.finish(success=success, notes=notes, reason=error or "finished", labels=labels)
+            self.session.writer.finalize(outcome)
+            self.state = "finished"
+            return {"success": evaluated, "reward": outcome.reward, "termination": outcome.termination,
+                    "reason": outcome.reason, "annotator_success": bool(success), "disagreement": disagreement}
+
+    def give_up(self, *, notes: str | None = None) -> dict[str, Any]:
+        """Stop recording; the episode is kept as a failure the annotator reported."""
+        from gui_agent.episode.format import Outcome
+
+        with self._lock:
+            if self.state != "recording":
+                raise LiveError(f"cannot give up: the task is {self.state}")
+            self.state = "finishing"
+            error = self._stop_capture("gave up")
+            self._name_task_file()
+            self.session.finish(success=False, notes=notes, reason="the annotator gave up",
+                                labels={"annotator_verdict": {"success": False, "gave_up": True, "notes": notes}})
+            self.session.writer.finalize(Outcome(success=False, reward=0.0, termination="stopped", reason=error or "the annotator gave up"))
+            self.state = "finished"
+            return {"success": False, "termination": "stopped", "reason": "the annotator gave up", "annotator_success": False,
+                    "disagreement": False}
+
+    def discard(self) -> None:
+        """Stop recording and delete this attempt's episode (the folder the recorder made)."""
+        with self._lock:
+            if self.state == "recording":
+                self._stop_capture("discarded")
+                path = self.episode_path
+                self.session.finish(success=None, reason="discarded")
+                if path is not None and path.parent.resolve() == self.dataset.resolve():
+                    shutil.rmtree(path, ignore_errors=True)
+            self.state = "discarded"
+
+    # ------------------------------------------------------------------ teardown
+    def close(self) -> None:
+        """Stop everything this task started, by PID: the recorder, x11vnc, the desktop."""
+        if self.state == "recording" and self.session is not None:
+            try:
+                self._stop_capture("station closed")
+            except Exception:  # noqa: BLE001 - closing must go on; the episode stays recoverable
+                pass
+        if self.vnc is not None:
+            self.vnc.stop()
+        if self.env is not None:
+            self.env.close()
+        self.state = "closed"

@@ -1,0 +1,78 @@
+import RFB from "/novnc/core/rfb.js";
+import { post, text } from "/static/common.js";
+
+const itemId = decodeURIComponent(location.pathname.split("/").pop());
+const api = `/api/items/${encodeURIComponent(itemId)}`;
+const status = document.getElementById("status");
+const buttons = Object.fromEntries(["take", "start", "finish", "giveup", "discard"].map((id) => [id, document.getElementById(id)]));
+let rfb = null;
+
+function show(state) {
+  status.textContent = state;
+  buttons.take.disabled = state !== "pending" && state !== "closed";
+  buttons.start.disabled = state !== "ready";
+  for (const id of ["finish", "giveup"]) buttons[id].disabled = state !== "recording";
+  buttons.discard.disabled = state !== "recording" && state !== "ready";
+  document.body.dataset.state = state;
+}
+
+function connect() {
+  if (rfb) return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  rfb = new RFB(document.getElementById("screen"), `${scheme}://${location.host}${api}/vnc`, { wsProtocols: ["binary"] });
+  rfb.scaleViewport = false;
+  rfb.focusOnClick = true;
+  rfb.addEventListener("connect", () => { document.body.dataset.vnc = "connected"; });
+  rfb.addEventListener("disconnect", () => { document.body.dataset.vnc = "disconnected"; rfb = null; });
+}
+
+function disconnect() { if (rfb) { rfb.disconnect(); rfb = null; } }
+
+async function act(name, body, busy) {
+  status.textContent = busy;
+  try {
+    return await post(`${api}/${name}`, body);
+  } catch (error) {
+    status.textContent = `error: ${error.message}`;
+    throw error;
+  }
+}
+
+async function load() {
+  const response = await fetch(api, { credentials: "same-origin" });
+  if (!response.ok) { status.textContent = "no such task"; return; }
+  const item = await response.json();
+  document.getElementById("title").textContent = `${item.task_id} (repeat ${item.repeat + 1})`;
+  document.getElementById("instruction").textContent = item.instruction;
+  show(item.live || item.status);
+  if (item.live === "ready" || item.live === "recording") connect();
+}
+
+buttons.take.addEventListener("click", async () => {
+  await act("take", {}, "building the desktop…");
+  show("ready");
+  connect();
+});
+buttons.start.addEventListener("click", async () => { await act("start", {}, "starting…"); show("recording"); });
+function notes() { return document.getElementById("notes").value || null; }
+function done(data) {
+  disconnect();
+  show(data.item.status);
+  const outcome = data.outcome || {};
+  const result = document.getElementById("result");
+  result.replaceChildren();
+  const p = document.createElement("p");
+  p.id = "outcome";
+  p.textContent = `Evaluator: ${text(outcome.success)}. You said: ${text(outcome.annotator_success)}.` +
+    (outcome.disagreement ? " They disagree: a reviewer will look at it." : "");
+  const link = document.createElement("a");
+  link.href = `/review/${encodeURIComponent(itemId)}`;
+  link.textContent = "Review the episode";
+  result.append(p, link);
+}
+buttons.finish.addEventListener("click", async () => {
+  done(await act("finish", { success: document.getElementById("done-ok").checked, notes: notes() }, "checking the result…"));
+});
+buttons.giveup.addEventListener("click", async () => done(await act("give-up", { notes: notes() }, "giving up…")));
+buttons.discard.addEventListener("click", async () => { await act("discard", {}, "discarding…"); disconnect(); show("pending"); });
+load();
