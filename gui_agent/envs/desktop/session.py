@@ -50,6 +50,10 @@ class LaunchedApp:
     launcher_only: bool = False  # hands its work to a running instance and exits (soffice FILE)
 
 
+#: The usual folders of a home (xdg-user-dirs), made empty in every episode's home.
+HOME_FOLDERS = ("Desktop", "Documents", "Downloads")
+
+
 def sweep_stale_sessions(min_age_s: float = 60.0) -> list[Path]:
     """Remove session folders whose owning Python process is gone (it was killed), and
     what their apps left outside them."""
@@ -140,6 +144,8 @@ class DesktopSession:
         self.root = make_private_dir(TEMP_PREFIX)
         for sub in ("home", "private/runtime", "private/logs", "private/tmp", "private/mail"):
             (self.root / sub).mkdir(parents=True)
+        for folder in HOME_FOLDERS:  # a person's home has them; tasks save "on the Desktop"
+            (self.home / folder).mkdir()
         os.chmod(self.private / "runtime", 0o700)
         self.xvfb = XvfbDisplay(
             width=self.width, height=self.height, start_timeout_s=self.start_timeout_s,

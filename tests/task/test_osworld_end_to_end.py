@@ -1,0 +1,56 @@
+"""Imported OSWorld tasks of each app, end to end through ``gui-agent run`` on the real
+desktop with locally made inputs: the desktop oracle passes, doing nothing fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gui_agent.actions import Done
+from gui_agent.cli import main
+from gui_agent.envs.base import Observation
+from gui_agent.episode.reader import read_episode
+from gui_agent.policy import PolicyOutput, TaskContext
+from gui_agent.runner import run_episode
+from gui_agent.task import load_task
+from tests.paths import FIXTURES
+from tests.task.osworld_local_inputs import MAKERS
+
+TASKS = [
+    "libreoffice_calc-1e8df695-bd1b-45b3-b557-e7d599cf7597",
+    "libreoffice_calc-4188d3a4-077d-46b7-9c86-23e1a036f6c1",
+    "libreoffice_writer-ecc2413d-8a48-416e-a3a2-d30106ca36cb",
+    "libreoffice_writer-3ef2b351-8a84-4ff2-8724-d86eae9b842e",
+    "libreoffice_impress-73c99fb9-f828-43ce-b87a-01dc07faa224",
+    "libreoffice_impress-a097acff-6266-4291-9fbd-137af7ecd439",
+]
+
+
+class DoNothing:
+    name = "do-nothing"
+
+    def reset(self, task: TaskContext) -> None:
+        pass
+
+    def act(self, observation: Observation) -> PolicyOutput:
+        return PolicyOutput(actions=[Done()])
+
+
+def imported(name: str, folder: Path) -> Path:
+    """Import the sample config ``name`` into ``folder`` and make its inputs there."""
+    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
+    MAKERS[name.split("-", 1)[1]](folder / "inputs")
+    return folder / f"{name}.yaml"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", TASKS)
+def test_imported_task_passes_with_the_oracle_and_fails_untouched(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    task_file = imported(name, tmp_path / "tasks")
+    code = main(["run", str(task_file), "--policy", "desktop-oracle", "--out", str(tmp_path / "runs"), "--quiet"])
+    printed = capsys.readouterr().out
+    episode = read_episode(next((tmp_path / "runs").iterdir()))
+    assert code == 0, (printed, episode.meta.outcome)
+    wrong = run_episode(load_task(task_file), DoNothing(), out_dir=tmp_path / "wrong")
+    assert not wrong.success and wrong.termination == "done", wrong.detail
