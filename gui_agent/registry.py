@@ -49,11 +49,15 @@ class PolicyEntry:
         build: makes the policy from the text after ``NAME:`` ("" when there is none);
             raises ValueError (or a :class:`~gui_agent.errors.GuiAgentError`) with a
             clear message when the argument is wrong or a dependency is missing.
+        check: cheaply refuses an argument that cannot work (a bad option, a missing
+            key) without loading anything heavy, so ``gui-agent eval`` fails before any
+            worker starts; None when only building can tell.
     """
 
     name: str
     summary: str
     build: Callable[[str], Policy]
+    check: Callable[[str], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,23 @@ def load_policy(spec: str) -> Policy:
     return entry.build(argument)
 
 
+def check_policy(spec: str) -> None:
+    """Refuse a spec that cannot work, as far as its entry can tell cheaply (see :class:`PolicyEntry`).
+
+    Raises:
+        ValueError: an unknown name (listing the known ones).
+        GuiAgentError: what the entry's ``check`` finds wrong.
+    """
+    if spec.startswith("py:"):
+        return
+    name, _, argument = spec.partition(":")
+    entry = policy_entries().get(name)
+    if entry is None:
+        raise ValueError(f"unknown policy {spec!r}; known policies:\n{describe_policies()}")
+    if entry.check is not None:
+        entry.check(argument)
+
+
 def scorers() -> Scorers:
     """The installed judges and reward models.
 
@@ -138,6 +159,7 @@ __all__ = [
     "SCORER_GROUP",
     "PolicyEntry",
     "Scorers",
+    "check_policy",
     "describe_policies",
     "load_policy",
     "policy_entries",

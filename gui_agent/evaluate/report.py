@@ -7,8 +7,9 @@ Faults that were retried away are counted too (``env_faults``): an environment t
 three tries per episode is worth knowing about even when every score is in.
 
 Cost: when the policy prices its calls (``usage.cost_usd``), each group has the money
-spent on its scored episodes, per episode, per success, and ``pass^k_per_usd`` (pass^k
-divided by the cost of one episode: reliability bought per dollar an attempt costs).
+spent (every episode that called the model, unscored ones too), the mean cost of a scored
+episode, the money spent per success, and ``pass^k_per_usd`` (pass^k divided by the cost
+of one episode: reliability bought per dollar an attempt costs).
 """
 
 from __future__ import annotations
@@ -36,8 +37,12 @@ def _group(records: list[dict[str, Any]], k: int) -> dict[str, Any]:
     scored = [r for r in records if r.get("success") is not None]
     n, c = len(scored), sum(1 for r in scored if r["success"])
     usage = {key: sum(int((r.get("usage") or {}).get(key, 0)) for r in scored) for key in _USAGE_KEYS}
-    priced = [r for r in scored if (r.get("usage") or {}).get("cost_usd") is not None]
+    # Money spent counts every episode that called the model, scored or not (a service that
+    # failed midway was still paid for); the cost of an episode is the scored ones' mean.
+    priced = [r for r in records if (r.get("usage") or {}).get("cost_usd") is not None]
     cost = sum(float(r["usage"]["cost_usd"]) for r in priced) if priced else None
+    scored_priced = [r for r in scored if (r.get("usage") or {}).get("cost_usd") is not None]
+    scored_cost = sum(float(r["usage"]["cost_usd"]) for r in scored_priced) if scored_priced else None
     service = sum(1 for r in records if r.get("success") is None and r.get("termination") == "service_error")
     ci = wilson_interval(c, n)
     faults = Counter(f.get("fault") or "error" for r in records for f in r.get("env_failures") or [])
@@ -56,7 +61,7 @@ def _group(records: list[dict[str, Any]], k: int) -> dict[str, Any]:
         "usage": usage,
         "tokens_per_episode": _round((usage["input_tokens"] + usage["output_tokens"]) / n if n else None, 1),
         "cost_usd": _round(cost, 6),
-        "cost_per_episode": _round(cost / n if cost is not None and n else None, 6),
+        "cost_per_episode": _round(scored_cost / n if scored_cost is not None and n else None, 6),
         "cost_per_success": _round(cost / c if cost is not None and c else None, 6),
         "env_failures": len(records) - n - service,
         "service_failures": service,

@@ -26,7 +26,7 @@ from gui_agent.evaluate.plot import PLOT_FILE, plot_cost_effectiveness
 from gui_agent.evaluate.report import summarize, write_results
 from gui_agent.evaluate.suite import resolve_suite
 from gui_agent.evaluate.worker import WorkerConfig
-from gui_agent.registry import scorers
+from gui_agent.registry import check_policy, scorers
 from gui_agent.workers.work import Scheduler, WorkItem, item_key
 
 #: Seconds a worker may need beyond the task's own limits per attempt (browser start, evaluation).
@@ -45,7 +45,8 @@ class EvalOptions:
         workers: parallel workers.
         pin_cpus: pin local workers to a CPU each (see :func:`gui_agent.workers.local_pool.cpu_slots`).
         ray: run the workers as Ray actors; ``ray_address`` picks the cluster.
-        resume: continue the run in ``out_dir``, redoing only unfinished episodes.
+        resume: continue the run in ``out_dir``, redoing only unfinished episodes and those
+            whose policy service was down.
         seed: seed of try 0; try r uses ``seed + r`` (or ``seed`` with ``same_seed``).
         seeds: explicit seeds, one per try (overrides repeats, seed and same_seed).
         max_attempts: tries of an episode whose environment failed.
@@ -147,7 +148,8 @@ def evaluate_suite(
     _check_models(options, task_files, on_note)
     out.mkdir(parents=True, exist_ok=True)
     done = read_ledger(out / LEDGER_FILE)
-    pending = [item for item in items if item.key not in done]
+    # A model service that was down is worth asking again; an episode that ran is not.
+    pending = [item for item in items if item.key not in done or done[item.key].get("termination") == "service_error"]
     session: dict[str, Any] = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
                                "backend": "ray" if options.ray else "local", "workers": options.workers,
                                "resumed": options.resume, "planned": len(items), "to_run": len(pending)}
@@ -212,9 +214,10 @@ def _cost(entry: dict[str, Any]) -> float:
 
 
 def _check_models(options: EvalOptions, task_files: list[Path], on_note: Callable[[str], None] | None) -> None:
-    """Refuse a judge or reward model that cannot load before any worker starts (loads no weights)."""
+    """Refuse a policy spec, judge or reward model that cannot work before any worker starts (loads no weights)."""
     if options.best_of > 1 and not options.reward_model:
         raise ValueError("--best-of needs a reward model: --reward-model CKPT (or a checkpoint as --judge)")
+    check_policy(options.policy)
     if options.best_of > 1:
         scorers().check_reward_model(str(options.reward_model))
     if options.judge:

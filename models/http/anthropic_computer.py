@@ -239,7 +239,7 @@ def load_anthropic_policy(argument: str) -> AnthropicComputerPolicy:
     """The policy of an ``anthropic:`` spec's argument: ``MODEL[?options]`` (see the module docstring)."""
     model, options = parse_spec("anthropic", argument, OPTIONS)
     endpoint = endpoint_from(options, model=model, default_key_env="ANTHROPIC_API_KEY", default_base_url=None,
-                             base_url_env="ANTHROPIC_BASE_URL")
+                             base_url_env="ANTHROPIC_BASE_URL", needs_key=not options.get("base_url") or "key_env" in options)
     return AnthropicComputerPolicy(model, endpoint=endpoint, tool=options.get("tool", "computer_20251124"),
                                    display=options.get("display"), images=options.get("images", 3),
                                    max_tokens=options.get("max_tokens", 1024))

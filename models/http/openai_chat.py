@@ -277,7 +277,7 @@ def load_openai_policy(argument: str) -> OpenAIChatPolicy:
     """The policy of an ``openai:`` spec's argument: ``MODEL[?options]`` (see the module docstring)."""
     model, options = parse_spec("openai", argument, OPTIONS)
     endpoint = endpoint_from(options, model=model, default_key_env="OPENAI_API_KEY", default_base_url=None,
-                             base_url_env="OPENAI_BASE_URL", needs_key=not (options.get("base_url") or _env_base_url()))
+                             base_url_env="OPENAI_BASE_URL", needs_key=not (options.get("base_url") or _env_base_url()) or "key_env" in options)
     return OpenAIChatPolicy(
         model, endpoint=endpoint, action_format=options.get("format", "uitars"), images=options.get("images", 1),
         history=options.get("history", 5), max_tokens=options.get("max_tokens", 256),

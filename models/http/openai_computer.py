@@ -185,7 +185,7 @@ def load_openai_computer_policy(argument: str) -> OpenAIComputerPolicy:
     """The policy of an ``openai-cua:`` spec's argument: ``MODEL[?options]`` (see the module docstring)."""
     model, options = parse_spec("openai-cua", argument, OPTIONS)
     endpoint = endpoint_from(options, model=model, default_key_env="OPENAI_API_KEY", default_base_url=None,
-                             base_url_env="OPENAI_BASE_URL")
+                             base_url_env="OPENAI_BASE_URL", needs_key=not options.get("base_url") or "key_env" in options)
     try:
         return OpenAIComputerPolicy(model, endpoint=endpoint, environment=options.get("environment", "linux"),
                                     display=options.get("display"),

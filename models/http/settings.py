@@ -9,7 +9,8 @@ names the variable when it is not the vendor's usual one.
 option             meaning                                                     default
 =================  ==========================================================  ==========
 base_url           the service's base URL (``http://host:8000/v1``)             vendor's
-key_env            environment variable holding the API key                    vendor's
+key_env            environment variable holding the API key                    vendor's (none
+                                                                               with base_url=)
 timeout            seconds one request may take                                120
 retries            requests after a failed one (connection, 429, 5xx)          4
 backoff            seconds before the first retry; each next wait doubles      1
@@ -155,11 +156,14 @@ def endpoint_from(
     """
     environ = os.environ if environ is None else environ
     base_url = options.get("base_url") or (environ.get(base_url_env) if base_url_env else None) or default_base_url
-    key_env = options.get("key_env", default_key_env)
-    api_key = environ.get(key_env, "")
+    # A vendor's key goes to the vendor, or to the base URL configured beside it in the
+    # environment; a base_url= of the spec (a self-hosted server) gets a key only when
+    # key_env= names one, so an OpenAI key never reaches someone's vLLM box by default.
+    key_env = options.get("key_env", "" if options.get("base_url") else default_key_env)
+    api_key = environ.get(key_env, "") if key_env else ""
     if not api_key and needs_key:
-        raise ModelError(f"no API key: set the environment variable {key_env} (keys are never taken from the command line; "
-                         f"key_env=NAME reads another variable)")
+        raise ModelError(f"no API key: set the environment variable {key_env or default_key_env} (keys are never taken from "
+                         f"the command line; key_env=NAME reads another variable)")
     try:
         price = override(price_of(model), price_in=options.get("price_in"), price_out=options.get("price_out"),
                          price_cached=options.get("price_cached"))

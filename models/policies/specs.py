@@ -82,15 +82,16 @@ PIXEL = PolicyEntry(
 HF = PolicyEntry(
     "hf", "'hf:PATH_OR_ID[?images=2&...]' a transformers vision-language model (Qwen2-VL, Qwen2.5-VL/UI-TARS, Idefics3/SmolVLM)", _hf
 )
+# HTTP policies load no weights: building one is the cheap check (options, key).
 OPENAI = PolicyEntry(
     "openai", "'openai:MODEL[?base_url=...&format=uitars|uitars-v1|pyautogui|json]' a model behind an OpenAI-compatible chat API "
-    "(vLLM, SGLang, TGI, transformers serve, Ollama, OpenAI); key from $OPENAI_API_KEY", _openai
+    "(vLLM, SGLang, TGI, transformers serve, Ollama, OpenAI); key from $OPENAI_API_KEY", _openai, check=_openai,
 )
 ANTHROPIC = PolicyEntry(
     "anthropic", "'anthropic:MODEL[?tool=computer_20251124&display=WxH]' Claude with the computer-use tool; key from $ANTHROPIC_API_KEY",
-    _anthropic,
+    _anthropic, check=_anthropic,
 )
 OPENAI_CUA = PolicyEntry(
     "openai-cua", "'openai-cua:MODEL[?environment=linux]' OpenAI's computer-use model (Responses API); key from $OPENAI_API_KEY",
-    _openai_cua,
+    _openai_cua, check=_openai_cua,
 )

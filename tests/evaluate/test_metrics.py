@@ -116,7 +116,8 @@ def test_cost_figures_and_policy_service_failures_apart() -> None:
     records = (
         [_record("a", r, s, usage=priced(0.02)) for r, s in enumerate([True, True, False, True])]
         + [_record("b", 0, True, usage=priced(0.04)), _record("b", 1, False, usage=priced(0.04)),
-           _record("b", 2, None, termination="service_error", fault="unavailable", reason="policy service: 503 x4"),
+           _record("b", 2, None, termination="service_error", fault="unavailable", reason="policy service: 503 x4",
+                   usage=priced(0.01)),  # paid for, then the service went down
            _record("b", 3, None, fault="dead", reason="browser died")]
     )
     results = summarize(records, k=2)
@@ -128,10 +129,11 @@ def test_cost_figures_and_policy_service_failures_apart() -> None:
     assert (b["scored"], b["env_failures"], b["service_failures"]) == (2, 1, 1)
     assert b["cost_per_episode"] == pytest.approx(0.04) and b["pass^k"] == 0.0 and b["pass^k_per_usd"] == 0.0
     assert (overall["scored"], overall["env_failures"], overall["service_failures"]) == (6, 1, 1)
-    assert overall["cost_usd"] == pytest.approx(0.16) and overall["cost_per_success"] == pytest.approx(round(0.16 / 4, 6))
+    assert b["cost_usd"] == pytest.approx(0.09)  # the unscored episode's calls were spent too
+    assert overall["cost_usd"] == pytest.approx(0.17) and overall["cost_per_success"] == pytest.approx(round(0.17 / 4, 6))
     assert {u["key"] for u in results["unscored"]} == {"b#2", "b#3"}
     page = to_markdown(results)
     assert "1 environment failures and 1 policy service failures not scored" in page
-    assert "Cost: $0.1600 in all" in page
+    assert "Cost: $0.1700 in all" in page
     header, rows = table_rows(results)
     assert "$/ep" in header and rows[0][header.index("$/ep")] == "0.0200"

@@ -56,7 +56,7 @@ def _png(data: str) -> Image.Image:
 
 
 def _claude(url: str, options: str = "", model: str = "claude-sonnet-4-5-20250929"):  # type: ignore[no-untyped-def]
-    policy = load_policy(f"anthropic:{model}?base_url={url}&retries=2&backoff=0.01{options}")
+    policy = load_policy(f"anthropic:{model}?base_url={url}&key_env=ANTHROPIC_API_KEY&retries=2&backoff=0.01{options}")
     policy.reset(TaskContext(task_id="t", instruction="Save the report"))
     return policy
 
@@ -167,7 +167,7 @@ def test_claude_down_past_its_retries_is_a_service_failure() -> None:
 
 # -------------------------------------------------------------------------------- OpenAI CUA
 def _cua(url: str, options: str = ""):  # type: ignore[no-untyped-def]
-    policy = load_policy(f"openai-cua:computer-use-preview?base_url={url}/v1&retries=1&backoff=0.01&display=1280x720{options}")
+    policy = load_policy(f"openai-cua:computer-use-preview?base_url={url}/v1&key_env=OPENAI_API_KEY&retries=1&backoff=0.01&display=1280x720{options}")
     policy.reset(TaskContext(task_id="t", instruction="Open the settings"))
     return policy
 

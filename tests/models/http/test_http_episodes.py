@@ -81,7 +81,8 @@ def test_a_money_budget_ends_the_episode_with_the_reason(tmp_path: Path) -> None
 def test_the_key_is_in_no_file_the_run_writes(tmp_path: Path) -> None:
     masked = f"Incorrect API key provided: {KEY[:8]}****{KEY[-4:]}"
     with stand_in([Reply(body=WAIT), Reply(status=401, body=openai_error(masked, code="invalid_api_key"))]) as server:
-        run = _cli("run", str(CLICK_BUTTON), "--policy", f"openai:gpt-4o?base_url={server.url}/v1&format=json", "--out", str(tmp_path / "o"))
+        run = _cli("run", str(CLICK_BUTTON), "--policy", f"openai:gpt-4o?base_url={server.url}/v1&key_env=OPENAI_API_KEY&format=json",
+                   "--out", str(tmp_path / "o"))
     assert run.returncode == 3 and "refused the request: HTTP 401" in run.stdout
     written = b"".join(p.read_bytes() for p in (tmp_path / "o").rglob("*") if p.is_file())
     assert b"Incorrect API key provided" in written  # the service's words are kept...
@@ -182,3 +183,27 @@ def test_a_computer_use_agent_solves_a_page_through_a_scaled_display(vendor: str
     (step,) = read_episode(result.episode_path).steps
     assert abs(step.action["x"] - click["x"]) <= 1 and abs(step.action["y"] - click["y"]) <= 1
     assert step.usage.cost_usd is not None and step.usage.cost_usd > 0
+
+
+def test_eval_refuses_a_policy_without_its_key_before_any_worker_starts(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    out = tmp_path / "eval"
+    run = subprocess.run([sys.executable, "-m", "gui_agent", "eval", str(CLICK_BUTTON), "--policy", "openai:gpt-4o", "--out", str(out)],
+                         capture_output=True, text=True, timeout=60, cwd=REPO, env=env)
+    assert run.returncode == 2 and "set the environment variable OPENAI_API_KEY" in run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr and not (out / "run.json").exists()  # the same command works once the key is set
+
+
+def test_resume_asks_a_service_that_was_down_again(tmp_path: Path) -> None:
+    out = tmp_path / "eval"
+    with stand_in([Reply(status=503, body=openai_error("down for maintenance", kind="server_error"))]) as server:
+        spec = f"openai:gpt-4o?base_url={server.url}/v1&format=json&retries=0"
+        args = [str(CLICK_BUTTON), "--policy", spec, "--repeats", "2", "--max-cost", "0.3", "--out", str(out), "--quiet"]
+        first = _cli("eval", *args)
+        assert first.returncode == 3
+        assert json.loads((out / "results.json").read_text())["overall"]["service_failures"] == 2
+        server.script = [Reply(body=WAIT)]  # the service is back
+        second = _cli("eval", *args, "--resume")
+    assert second.returncode == 0, second.stdout + second.stderr
+    overall = json.loads((out / "results.json").read_text())["overall"]
+    assert (overall["scored"], overall["service_failures"]) == (2, 0)

@@ -41,7 +41,7 @@ def _screen(width: int = SCREEN[0], height: int = SCREEN[1], value: int = 0) -> 
 
 
 def _policy(url: str, options: str = "", model: str = "gpt-4o-2024-08-06"):  # type: ignore[no-untyped-def]
-    policy = load_policy(f"openai:{model}?base_url={url}/v1&retries=3&timeout=2&backoff=0.01{options}")
+    policy = load_policy(f"openai:{model}?base_url={url}/v1&key_env=OPENAI_API_KEY&retries=3&timeout=2&backoff=0.01{options}")
     policy.reset(TaskContext(task_id="t/x", instruction="Save the file", seed=0))
     return policy
 
@@ -205,11 +205,19 @@ def test_keys_come_from_the_environment_only(monkeypatch: pytest.MonkeyPatch) ->
         load_policy("openai:gpt-4o?colour=red")
 
 
+def test_a_base_url_of_the_spec_gets_no_vendor_key_unless_key_env_names_one() -> None:
+    with stand_in([Reply(body=chat_completion(UITARS_REPLY))]) as server:
+        policy = load_policy(f"openai:ui-tars?base_url={server.url}/v1")  # a self-hosted server
+        policy.reset(TaskContext(task_id="t", instruction="x"))
+        policy.act(_screen())
+    assert KEY not in str(server.requests[0].headers)
+
+
 def test_base_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     with stand_in([Reply(body=chat_completion(UITARS_REPLY))]) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
         policy = load_policy("openai:gpt-4o")
         policy.reset(TaskContext(task_id="t", instruction="x"))
         policy.act(_screen())
-    assert len(server.requests) == 1
+    assert len(server.requests) == 1 and server.requests[0].headers["authorization"] == f"Bearer {KEY}"  # configured together
     assert len(_images(server.requests[0].body)) == 1
