@@ -29,6 +29,9 @@ from gui_agent.errors import EnvDiedError, EnvError
 
 #: Seconds between the polls (screen grab + app CPU time) that decide whether it settled.
 POLL_S = 0.01
+#: Pixels a blinking text cursor changes at most (a 2 x 30 bar, with room); fewer changed
+#: pixels are not a change of what the screen shows.
+CARET_PIXELS = 120
 #: Share of one CPU the apps may use and still count as idle (a caret blink, timers).
 BUSY_SHARE = 0.1
 
@@ -73,6 +76,17 @@ class ScreenCapture:
         """The screen now, as RGB."""
         return self.to_rgb(self.grab_raw())
 
+    @staticmethod
+    def changed(before: Any, after: Any) -> bool:
+        """Whether the screen changed between two raw grabs by more than a blinking text
+        cursor (:data:`CARET_PIXELS` pixels): Writer's caret blinks for ever, and a screen
+        that never stops changing would never count as settled."""
+        if before.raw == after.raw:
+            return False
+        a = np.frombuffer(before.raw, dtype=np.uint32)
+        b = np.frombuffer(after.raw, dtype=np.uint32)
+        return a.shape != b.shape or int(np.count_nonzero(a != b)) > CARET_PIXELS
+
     def settle(
         self,
         *,
@@ -111,7 +125,7 @@ class ScreenCapture:
                 total = cpu_ns()
                 busy = (total - used) > BUSY_SHARE * (now - polled) * 1e9
                 used = total
-            if busy or current.raw != previous.raw:
+            if busy or self.changed(previous, current):
                 last_change = now
             previous, polled = current, now
         return self.to_rgb(previous)

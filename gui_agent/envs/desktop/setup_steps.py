@@ -172,17 +172,17 @@ def wait_idle(session: DesktopSession, *, deadline: float, quiet_s: float = IDLE
     is then used as it is (a busy app is a state an agent can see and wait out).
     """
     assert session.capture is not None
-    last_frame = session.capture.grab_raw().raw
+    last_frame = session.capture.grab_raw()
     last_cpu = cpu_time_ns(session.app_pids())
     polled = quiet_since = time.monotonic()
     while time.monotonic() < deadline:
         time.sleep(0.1)
         session.check_alive()
-        frame = session.capture.grab_raw().raw
+        frame = session.capture.grab_raw()
         cpu = cpu_time_ns(session.app_pids())
         now = time.monotonic()
         busy = cpu - last_cpu > IDLE_CPU_SHARE * (now - polled) * 1e9
-        if frame != last_frame or busy:
+        if busy or session.capture.changed(last_frame, frame):
             quiet_since = now
         elif now - quiet_since >= quiet_s:
             return True
