@@ -24,6 +24,7 @@ TASKS = [
     "libreoffice_writer-3ef2b351-8a84-4ff2-8724-d86eae9b842e",
     "libreoffice_impress-73c99fb9-f828-43ce-b87a-01dc07faa224",
     "libreoffice_impress-a097acff-6266-4291-9fbd-137af7ecd439",
+    "thunderbird-2ad9387a-65d8-4e33-ad5b-7580065a27ca",
 ]
 
 

@@ -53,6 +53,15 @@ def save_as_pre() -> list[Item]:
     ]
 
 
+def local_folders() -> list[Item]:
+    """2ad9387a: two folders, COMPANY and UNIVERSITY, through File > New > Folder… (Alt shows the menu bar)."""
+    items: list[Item] = [WaitForTitle("Mozilla Thunderbird", timeout_s=30.0)]
+    for name in ("COMPANY", "UNIVERSITY"):
+        items += [keys("alt", "f"), keys("n"), keys("f"), WaitForTitle("New Folder"), type_text(name + "\n"),
+                  WaitForTitle("Mozilla Thunderbird")]
+    return items
+
+
 _CALC, _WRITER, _IMPRESS = "osworld.libreoffice_calc.", "osworld.libreoffice_writer.", "osworld.libreoffice_impress."
 
 #: Task id -> the script solving it.
@@ -63,4 +72,5 @@ SCRIPTS = {
     _WRITER + "3ef2b351-8a84-4ff2-8724-d86eae9b842e": center_heading,
     _IMPRESS + "73c99fb9-f828-43ce-b87a-01dc07faa224": page_one_in_content,
     _IMPRESS + "a097acff-6266-4291-9fbd-137af7ecd439": save_as_pre,
+    "osworld.thunderbird.2ad9387a-65d8-4e33-ad5b-7580065a27ca": local_folders,
 }
