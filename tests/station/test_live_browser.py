@@ -1,0 +1,123 @@
+"""The annotator's whole path in a real browser: sign in, take calc/sum-column, do it through
+the noVNC canvas only (Playwright's clicks and keys -> noVNC -> the station's websocket ->
+x11vnc -> XTEST -> LibreOffice), Finish, and see the evaluator's verdict and the review page.
+
+Everything started here (Chromium, the station's server, the task's desktop and x11vnc) is
+stopped by PID in a ``finally``/context exit, also when an assertion fails.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from gui_agent.episode import read_episode
+from tests.station.station_server import SUM_COLUMN, running_station
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not all(shutil.which(p) for p in ("x11vnc", "Xvfb", "localc", "chromium")) or not Path("/usr/share/novnc").is_dir(),
+                       reason="needs x11vnc, novnc, Xvfb, LibreOffice Calc and Chromium (scripts/setup.sh)"),
+]
+
+#: Counts the canvas's pixels that are not black, and a cheap fingerprint of them.
+CANVAS_STATS = """() => {
+  const canvas = document.querySelector('#screen canvas');
+  if (!canvas || !canvas.width) return null;
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let lit = 0, hash = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i] | data[i + 1] | data[i + 2]) lit++;
+    hash = (hash * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2]) | 0;
+  }
+  return {width: canvas.width, height: canvas.height, lit, hash};
+}"""
+
+
+def _wait(predicate, timeout_s: float, what: str):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with running_station([SUM_COLUMN], tmp_path / "dataset", annotators=1, repeats=2) as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page.goto(server.url + "/")
+            assert page.url.endswith("/signin")
+            page.fill("input[name=token]", server.token("annotator1"))
+            page.click("button[type=submit]")
+            page.wait_for_selector("#items tbody tr")
+            first, second = (i.item_id for i in server.items_of("annotator1"))
+            page.click(f"tr[data-item='{first}'] a")
+            page.wait_for_url(f"**/task/{first}")
+            page.wait_for_function("() => document.getElementById('instruction').textContent.includes('B6')")
+
+            page.click("#take")
+            page.wait_for_selector("body[data-vnc=connected]", timeout=90_000)
+            stats = _wait(lambda: (s := page.evaluate(CANVAS_STATS)) and s["lit"] > 100_000 and s, 30, "the desktop on the canvas")
+            assert (stats["width"], stats["height"]) == (1280, 800)
+
+            # A click into the canvas reaches LibreOffice: the selected cell moves and the canvas changes.
+            canvas = page.locator("#screen canvas")
+            canvas.click(position={"x": 420, "y": 420})
+            _wait(lambda: page.evaluate(CANVAS_STATS)["hash"] != stats["hash"], 10, "the desktop to change after a click")
+
+            page.click("#start")
+            page.wait_for_selector("body[data-state=recording]")
+            # Cell B6 of the maximised Calc window at 1280x800 (the canvas is at 1:1 scale).
+            canvas.click(position={"x": 162, "y": 252})
+            page.wait_for_timeout(500)
+            page.keyboard.type("=SUM(B2:B5)", delay=60)
+            page.keyboard.press("Enter")
+            time.sleep(1.5)  # the recorder reduces typing after a pause
+            page.click("#finish")
+            page.wait_for_selector("#outcome", timeout=60_000)
+            item = server.station.queue.get(first)
+            steps = [s.action for s in read_episode(server.station.queue.dataset / item.episode).steps]
+            assert "Evaluator: success. You said: success." in page.inner_text("#outcome"), (read_episode(server.station.queue.dataset / item.episode).meta.outcome.detail, steps)
+
+            assert item.status == "done" and item.outcome["success"] is True and item.outcome["disagreement"] is False
+            episode = read_episode(server.station.queue.dataset / item.episode)
+            meta = episode.meta
+            assert meta.status == "complete" and meta.outcome.success is True
+            assert meta.task.source == str(SUM_COLUMN) and meta.labels["seed"] == 0
+            assert meta.labels["annotator_verdict"]["success"] is True and meta.actor.type == "human"
+            typed = "".join(s.action.get("text", "") for s in episode.steps if s.action["kind"] == "type")
+            assert "=SUM(B2:B5)" in typed, [s.action for s in episode.steps]
+
+            # The review page lists the steps with their keyframes, no JSON.
+            page.click("#result a")
+            page.wait_for_selector(".steps .step img")
+            assert "success" in page.inner_text(".summary") and "{" not in page.inner_text("body")
+            loaded = page.evaluate("() => [...document.querySelectorAll('.steps img')].every(i => i.complete && i.naturalWidth === 1280)")
+            assert loaded
+
+            # A wrong "solution" (nothing done) that the annotator calls a success: the evaluator says failure, flagged.
+            page.goto(f"{server.url}/task/{second}")
+            page.click("#take")
+            page.wait_for_selector("body[data-vnc=connected]", timeout=90_000)
+            page.click("#start")
+            page.wait_for_selector("body[data-state=recording]")
+            page.click("#finish")
+            page.wait_for_selector("#outcome", timeout=60_000)
+            assert "Evaluator: failure. You said: success. They disagree" in page.inner_text("#outcome")
+            assert server.station.queue.get(second).outcome["disagreement"] is True
+            assert not server.station.live  # every desktop closed after Finish
+        finally:
+            browser.close()
