@@ -12,6 +12,10 @@ cannot express):
 * :mod:`.anthropic_computer` -- Anthropic's computer-use tool inputs (``computer_20250124``,
   ``computer_20251124``).
 * :mod:`.openai_computer` -- OpenAI's Responses API computer tool actions (``computer_call``).
+* :mod:`.qwen_computer` -- Qwen's ``computer_use`` function calls (``<tool_call>`` JSON), Qwen2.5-VL
+  (smart_resize pixels) and Qwen3-VL (0..1000), with the system prompt declaring the tool.
+* :mod:`.opencua` -- OpenCUA-7B/32B replies (``## Thought`` / ``## Action`` / pyautogui code with
+  ``computer.*`` functions, smart_resize pixels), with their fixed system prompts.
 
 The two computer-use tools answer in pixels of a declared display; :class:`DisplayScale`
 maps those to the screen and back, and a call may ask to look instead of act
@@ -38,7 +42,24 @@ from gui_agent.action_formats.openai_computer import (
     openai_display_scale,
     parse_openai_computer,
 )
+from gui_agent.action_formats.opencua import (
+    OpenCUAReply,
+    format_opencua,
+    opencua_frame,
+    opencua_instruction,
+    opencua_system_prompt,
+    parse_opencua,
+)
 from gui_agent.action_formats.pyautogui import action_to_pyautogui, parse_pyautogui
+from gui_agent.action_formats.qwen_computer import (
+    QwenComputerReply,
+    format_qwen_computer,
+    parse_qwen_computer,
+    qwen_computer_frame,
+    qwen_computer_system_prompt,
+    qwen_computer_tool,
+    qwen_tool_call_text,
+)
 from gui_agent.action_formats.uitars import UITarsReply, format_uitars, parse_uitars, smart_resize
 
 __all__ = [
@@ -46,6 +67,8 @@ __all__ = [
     "ComputerUseItem",
     "DisplayScale",
     "ObservationRequest",
+    "OpenCUAReply",
+    "QwenComputerReply",
     "UITarsReply",
     "action_to_anthropic_computer",
     "action_to_browsergym",
@@ -58,14 +81,25 @@ __all__ = [
     "actions_to_openai_computer",
     "anthropic_computer_tool",
     "anthropic_display_scale",
+    "format_opencua",
+    "format_qwen_computer",
     "format_uitars",
     "openai_computer_tool",
     "openai_display_scale",
+    "opencua_frame",
+    "opencua_instruction",
+    "opencua_system_prompt",
     "parse_anthropic_computer",
     "parse_browsergym",
     "parse_computer13",
     "parse_openai_computer",
+    "parse_opencua",
     "parse_pyautogui",
+    "parse_qwen_computer",
     "parse_uitars",
+    "qwen_computer_frame",
+    "qwen_computer_system_prompt",
+    "qwen_computer_tool",
+    "qwen_tool_call_text",
     "smart_resize",
 ]

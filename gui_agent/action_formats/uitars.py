@@ -237,12 +237,22 @@ def _split_calls(text: str, raw: str) -> list[str]:
         i = j
 
 
-class _Frame:
-    """Maps between model coordinates and screen pixels."""
+class CoordinateFrame:
+    """Maps between a model's coordinate frame (``width`` x ``height``) and screen pixels.
 
-    def __init__(self, width: int, height: int, screen_width: int, screen_height: int):
+    :meth:`to_screen` scales each axis by ``screen / frame``, rounds half up and clamps
+    into the screen; :meth:`to_model` is the inverse, rounded half up. The other Qwen-based
+    formats (:mod:`.qwen_computer`, :mod:`.opencua`) map through this same class, so every
+    converter of a smart_resize or 0..1000 frame rounds identically.
+    """
+
+    def __init__(self, width: float, height: float, screen_width: int, screen_height: int):
         self.width, self.height = width, height
         self.screen_width, self.screen_height = screen_width, screen_height
+
+    def contains(self, mx: float, my: float) -> bool:
+        """Whether a model point lies in the frame, edges included."""
+        return 0 <= mx <= self.width and 0 <= my <= self.height
 
     def to_screen(self, mx: float, my: float) -> Point:
         x = math.floor(mx * self.screen_width / self.width + 0.5)
@@ -254,6 +264,9 @@ class _Frame:
             math.floor(x * self.width / self.screen_width + 0.5),
             math.floor(y * self.height / self.screen_height + 0.5),
         )
+
+
+_Frame = CoordinateFrame  # the name this module used before CoordinateFrame was public
 
 
 # Argument names each function (or family of aliases, _ALIASES) accepts; all are named.
