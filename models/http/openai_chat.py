@@ -16,10 +16,18 @@ format          the model writes                                                
 ``uitars``      the same, UI-TARS-1.5 / Qwen2.5-VL                               pixels of the smart_resize image
 ``pyautogui``   ``Action: pyautogui.click(x, y)`` (OpenCUA, Idefics3/SmolVLM)    screenshot pixels
 ``json``        a tool call of one of the canonical actions (general models:     screenshot pixels
-                GPT-4o, Qwen3-VL, Llama...), schemas from :mod:`gui_agent.actions`
+                GPT-4o, Llama...), schemas from :mod:`gui_agent.actions`
+``qwen2.5``     Qwen's own ``computer_use`` tool call (``<tool_call>{...}``),     pixels of the smart_resize image
+                as Qwen2.5-VL is prompted in Qwen's cookbooks
+``qwen3``       the same, as Qwen3-VL is prompted                                0..1000 of the screenshot
+``opencua``     OpenCUA-7B/32B: thought, then ``pyautogui`` code                 pixels of the smart_resize image
 ==============  ===============================================================  ==========
 
-For ``uitars`` the screenshot is resized to its smart_resize frame *before* it is sent
+The system prompts of ``qwen2.5``, ``qwen3`` and ``opencua`` are the models' own
+(:mod:`gui_agent.action_formats.qwen_computer`, :mod:`gui_agent.action_formats.opencua`);
+the user turn is the task, the previous actions and the screenshot(s), as for the others.
+
+For ``uitars``, ``qwen2.5`` and ``opencua`` the screenshot is resized to its smart_resize frame *before* it is sent
 (``min_pixels``/``max_pixels`` as the server's processor has them), so the server's
 processor has nothing left to resize and the model's pixels map back exactly. UI-TARS
 replies are parsed as the models write them (full-width punctuation after a Chinese
@@ -50,7 +58,9 @@ from models.http.pricing import metered_usage
 from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
 
 #: Reply formats this policy reads.
-FORMATS = ("uitars", "uitars-v1", "pyautogui", "json")
+FORMATS = ("uitars", "uitars-v1", "pyautogui", "json", "qwen2.5", "qwen3", "opencua")
+#: Formats whose screenshot is sent at its smart_resize size (the model answers in it).
+_RESIZED = ("uitars", "qwen2.5", "opencua")
 #: Options of ``openai:`` besides the common ones (:mod:`models.http.settings`).
 OPTIONS = {
     "format": PARSERS["text"], "images": PARSERS["positive_int"], "history": PARSERS["count"],
@@ -200,14 +210,14 @@ class OpenAIChatPolicy:
                 env=EnvInfo(kind="browser", screen=ScreenSize(width=width, height=height)),
                 actor=ActorInfo(type="policy", name=self.name),
             )
-            prompt_format = "canonical" if self.action_format == "json" else self.action_format
+            prompt_format = self.action_format if self.action_format in ("uitars", "uitars-v1", "pyautogui") else "canonical"
             options = SftOptions(action_format=prompt_format, images=self.images, history=self.history)  # type: ignore[arg-type]
             self._episode = SftEpisode(meta, self._task.instruction, options)
         return self._episode
 
     def _frame(self, screen: Any) -> Any:
-        """The screenshot as sent: for ``uitars``, already at its smart_resize size."""
-        if self.action_format != "uitars":
+        """The screenshot as sent: for the smart_resize formats, already at that size."""
+        if self.action_format not in _RESIZED:
             return screen
         height, width = smart_resize(screen.height, screen.width, min_pixels=self.min_pixels, max_pixels=self.max_pixels)
         return screen if (width, height) == screen.size else screen.resize((width, height), resample=3)  # bicubic
@@ -221,15 +231,45 @@ class OpenAIChatPolicy:
             body["messages"][0] = {"role": "system", "content": _TOOL_SYSTEM}
             body["tools"] = [{"type": "function", "function": tool} for tool in action_tool_schemas()]
             body["tool_choice"] = "required"
+        elif self.action_format in ("qwen2.5", "qwen3", "opencua"):
+            body["messages"][0] = {"role": "system", "content": self._own_system_prompt()}
         if self._slots is None:
             return self._client.chat.completions.create(**body)
         with self._slots.slot():
             return self._client.chat.completions.create(**body)
 
+    def _own_system_prompt(self) -> str:
+        """The system prompt Qwen's cookbooks or OpenCUA's agent give the model."""
+        if self.action_format == "opencua":
+            from gui_agent.action_formats.opencua import opencua_system_prompt
+
+            return opencua_system_prompt("l2")
+        from gui_agent.action_formats.qwen_computer import qwen_computer_system_prompt
+
+        assert self._episode is not None
+        screen = self._episode.meta.env.screen
+        return qwen_computer_system_prompt(screen_width=screen.width, screen_height=screen.height,
+                                           version=self.action_format.removeprefix("qwen"),  # type: ignore[arg-type]
+                                           min_pixels=self.min_pixels, max_pixels=self.max_pixels)
+
     def _parse(self, message: Any, width: int, height: int) -> tuple[str | None, list[Action], str]:
         text = message.content or ""
         if self.action_format == "json":
             return _parse_tool_calls(message, text)
+        if self.action_format in ("qwen2.5", "qwen3"):
+            from gui_agent.action_formats.qwen_computer import parse_qwen_computer, qwen_tool_call_text
+
+            for call in getattr(message, "tool_calls", None) or []:  # a server with a tool-call parser moved them
+                text += "\n" + qwen_tool_call_text({"name": call.function.name, "arguments": call.function.arguments})
+            reply = parse_qwen_computer(text, screen_width=width, screen_height=height,
+                                        version=self.action_format.removeprefix("qwen"),  # type: ignore[arg-type]
+                                        min_pixels=self.min_pixels, max_pixels=self.max_pixels)
+            return reply.thought, list(reply.actions), text
+        if self.action_format == "opencua":
+            from gui_agent.action_formats.opencua import parse_opencua
+
+            opencua = parse_opencua(text, screen_width=width, screen_height=height, min_pixels=self.min_pixels, max_pixels=self.max_pixels)
+            return opencua.thought, list(opencua.actions), text
         from models.vlm.replies import parse_reply
 
         bounds = {"min_pixels": self.min_pixels, "max_pixels": self.max_pixels} if self.action_format == "uitars" else {}
@@ -278,11 +318,17 @@ def load_openai_policy(argument: str) -> OpenAIChatPolicy:
     model, options = parse_spec("openai", argument, OPTIONS)
     endpoint = endpoint_from(options, model=model, default_key_env="OPENAI_API_KEY", default_base_url=None,
                              base_url_env="OPENAI_BASE_URL", needs_key=not (options.get("base_url") or _env_base_url()) or "key_env" in options)
+    action_format = options.get("format", "uitars")
+    # The smart_resize bounds of the model's own processor: UI-TARS' for uitars, Qwen2.5-VL's
+    # defaults for the Qwen-based formats.
+    from gui_agent.action_formats.qwen_computer import QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS
+
+    bounds = (QWEN25_MIN_PIXELS, QWEN25_MAX_PIXELS) if action_format in ("qwen2.5", "opencua") else (MIN_PIXELS, MAX_PIXELS)
     return OpenAIChatPolicy(
-        model, endpoint=endpoint, action_format=options.get("format", "uitars"), images=options.get("images", 1),
+        model, endpoint=endpoint, action_format=action_format, images=options.get("images", 1),
         history=options.get("history", 5), max_tokens=options.get("max_tokens", 256),
-        temperature=options.get("temperature", 0.0), min_pixels=options.get("min_pixels", MIN_PIXELS),
-        max_pixels=options.get("max_pixels", MAX_PIXELS),
+        temperature=options.get("temperature", 0.0), min_pixels=options.get("min_pixels", bounds[0]),
+        max_pixels=options.get("max_pixels", bounds[1]),
     )
 
 

@@ -221,3 +221,25 @@ def test_base_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         policy.act(_screen())
     assert len(server.requests) == 1 and server.requests[0].headers["authorization"] == f"Bearer {KEY}"  # configured together
     assert len(_images(server.requests[0].body)) == 1
+
+
+def test_qwen_and_opencua_are_prompted_their_own_way_and_read_in_their_frames() -> None:
+    from gui_agent.action_formats.opencua import opencua_system_prompt
+    from gui_agent.action_formats.qwen_computer import QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS, qwen_computer_system_prompt
+
+    width, height = SCREEN
+    frame_h, frame_w = smart_resize(height, width, min_pixels=QWEN25_MIN_PIXELS, max_pixels=QWEN25_MAX_PIXELS)
+    qwen25 = '<tool_call>\n{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [%d, %d]}}\n</tool_call>' % (frame_w // 2, frame_h // 2)
+    qwen3 = 'I click the middle.\n<tool_call>\n{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [500, 500]}}\n</tool_call>'
+    opencua = "## Thought:\nThe middle.\n\n## Action:\nClick the middle.\n\n## Code:\n```python\npyautogui.click(x=%d, y=%d)\n```" % (frame_w // 2, frame_h // 2)
+    for version, reply, sent in (("qwen2.5", qwen25, (frame_w, frame_h)), ("qwen3", qwen3, SCREEN), ("opencua", opencua, (frame_w, frame_h))):
+        with stand_in([Reply(body=chat_completion(reply))]) as server:
+            output = _policy(server.url, f"&format={version}").act(_screen())
+        body = server.requests[0].body
+        expected = (opencua_system_prompt("l2") if version == "opencua" else
+                    qwen_computer_system_prompt(screen_width=width, screen_height=height, version=version.removeprefix("qwen")))
+        assert body["messages"][0] == {"role": "system", "content": expected}
+        (image,) = _images(body)
+        assert image.size == sent, version
+        (click,) = output.actions
+        assert isinstance(click, Click) and abs(click.x - width // 2) <= 2 and abs(click.y - height // 2) <= 2, (version, click)
