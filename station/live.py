@@ -220,6 +220,24 @@ class LiveDesktop:
             self.state = "discarded"
 
     # ------------------------------------------------------------------ teardown
+    def _wake_listeners(self) -> None:
+        """Move the pointer and tap shift so the recorder's stopped pynput threads see an event and end.
+
+        pynput's X listener only notices that it was stopped when its next event arrives; a
+        desktop closed before that leaves the thread to die on a broken X connection.
+        """
+        from gui_agent.actions import Hotkey, Move
+
+        try:
+            for action in (Move(1, 1), Move(2, 2), Hotkey(("shift",))):  # one event for each listener
+                self.env.step(action)
+        except Exception:  # noqa: BLE001 - a broken desktop is closed anyway
+            return
+        listeners = [getattr(self.session.input, name, None) for name in ("_mouse", "_keyboard")]
+        for listener in listeners:
+            if isinstance(listener, threading.Thread) and listener.is_alive():
+                listener.join(timeout=1.0)
+
     def close(self) -> None:
         """Stop everything this task started, by PID: the recorder, x11vnc, the desktop."""
         if self.state == "recording" and self.session is not None:
@@ -227,6 +245,8 @@ class LiveDesktop:
                 self._stop_capture("station closed")
             except Exception:  # noqa: BLE001 - closing must go on; the episode stays recoverable
                 pass
+        if self.session is not None and self.env is not None:
+            self._wake_listeners()
         if self.vnc is not None:
             self.vnc.stop()
         if self.env is not None:

@@ -53,9 +53,21 @@ def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_fi
     for path in files:
         tasks[str(path)] = load_task(path)
     accounts = load_accounts(tokens_file) if tokens_file is not None else generate_accounts(annotators)
+    recover_unfinished(out)
     queue = TaskQueue.open(out, [(Path(f), t.id, t.instruction or "") for f, t in tasks.items()], accounts.annotators, repeats=repeats)
     station = Station(accounts, queue, tasks)
     return station, create_app(station)
+
+
+def recover_unfinished(out: Path) -> list[Path]:
+    """Repair the recordings a killed station left ``recording`` in ``out`` (as ``gui-agent record`` does)."""
+    from recorder.recovery import find_unfinished, recover_recording
+
+    found = find_unfinished(out) if out.is_dir() else []
+    for folder in found:
+        episode = recover_recording(folder)
+        print(f"recovered {folder} ({len(episode.steps)} steps)", flush=True)
+    return found
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -1,0 +1,69 @@
+"""The live task's API with a real desktop: the VNC websocket relays x11vnc, Discard drops
+the attempt, Give up keeps it as a failure, and x11vnc listens on loopback only."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import requests
+import websocket
+
+from gui_agent.episode import read_episode
+from tests.station.station_server import SUM_COLUMN, running_station
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not all(shutil.which(p) for p in ("x11vnc", "Xvfb", "localc")), reason="needs x11vnc, Xvfb and LibreOffice Calc"),
+]
+
+
+def _listening_addresses(port: int) -> set[str]:
+    """Local addresses with a TCP socket listening on ``port`` (from /proc/net/tcp and tcp6)."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.rsplit(":", 1)
+            if state == "0A" and int(hex_port, 16) == port:
+                found.add(address)
+    return found
+
+
+def test_vnc_relay_discard_and_give_up(tmp_path: Path) -> None:
+    with running_station([SUM_COLUMN], tmp_path / "dataset", annotators=1) as server:
+        auth = server.bearer("annotator1")
+        item = server.items_of("annotator1")[0].item_id
+        api = f"{server.url}/api/items/{item}"
+        assert requests.post(api + "/take", headers=auth).status_code == 200
+        live = server.station.live[item]
+        assert _listening_addresses(live.vnc_port) == {"0100007F"}  # 127.0.0.1, nothing else
+        ws = websocket.create_connection(server.url.replace("http", "ws") + f"/api/items/{item}/vnc", timeout=10,
+                                         header=[f"Authorization: Bearer {server.token('annotator1')}"], subprotocols=["binary"])
+        try:
+            assert ws.recv().startswith(b"RFB 003.")
+        finally:
+            ws.close()
+
+        episode = requests.post(api + "/start", headers=auth).json()["episode"]
+        assert (server.station.queue.dataset / episode).is_dir()
+        discarded = requests.post(api + "/discard", headers=auth)
+        assert discarded.status_code == 200 and discarded.json()["item"]["status"] == "pending"
+        assert not (server.station.queue.dataset / episode).exists() and item not in server.station.live
+        assert requests.post(api + "/finish", headers=auth, json={"success": True}).status_code == 409
+
+        assert requests.post(api + "/take", headers=auth).status_code == 200
+        episode = requests.post(api + "/start", headers=auth).json()["episode"]
+        gave_up = requests.post(api + "/give-up", headers=auth, json={"notes": "could not find the column"}).json()
+        assert gave_up["item"]["status"] == "given_up" and gave_up["outcome"]["success"] is False
+        meta = read_episode(server.station.queue.dataset / episode).meta
+        assert meta.status == "complete" and meta.outcome.success is False
+        assert meta.labels["annotator_verdict"] == {"success": False, "gave_up": True, "notes": "could not find the column"}
+        assert [a["result"] for a in server.station.queue.get(item).attempts] == ["discarded", "gave_up"]
+        assert requests.post(api + "/take", headers=auth).status_code == 409  # closed: not offered again
+        assert not server.station.live
