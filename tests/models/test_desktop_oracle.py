@@ -30,10 +30,11 @@ CALC = SUITES / "calc"
 MAIL = SUITES / "mail"
 CALC_TASKS = sorted(CALC.glob("*.yaml"))
 MAIL_TASKS = sorted(MAIL.glob("*.yaml"))
+OFFICE_TASKS = sorted((SUITES / "writer").glob("*.yaml")) + sorted((SUITES / "impress").glob("*.yaml"))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", CALC_TASKS + MAIL_TASKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", CALC_TASKS + MAIL_TASKS + OFFICE_TASKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_oracle_solves_task(path: Path, tmp_path: Path) -> None:
     task = load_task(path)
     result = run_episode(task, DesktopOraclePolicy(), out_dir=tmp_path)
@@ -106,3 +107,23 @@ def test_protected_file_changed_through_the_ui_is_a_violation(tmp_path: Path) ->
     events = [e for e in dirty.guard_events if e["guard"] == "protected_path"]
     assert events and events[0]["detail"] == {"path": "report.ods", "change": "modified"}, dirty.guard_events
     assert not dirty.success
+
+
+class _DoneAtOnce:
+    name = "done-at-once"
+
+    def reset(self, task: TaskContext) -> None:
+        pass
+
+    def act(self, observation):  # type: ignore[no-untyped-def]
+        from gui_agent.actions import Done
+        from gui_agent.policy import PolicyOutput
+
+        return PolicyOutput(actions=[Done()])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", OFFICE_TASKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_untouched_office_task_fails(path: Path, tmp_path: Path) -> None:
+    result = run_episode(load_task(path), _DoneAtOnce(), out_dir=tmp_path)
+    assert result.termination == "done" and not result.success, result.detail
