@@ -149,6 +149,7 @@ class Station:
     def describe(self, item: Item) -> dict[str, Any]:
         live = self.live.get(item.item_id)
         return {**item.public(), "live": live.state if live is not None else None,
+                "paused": live.paused if live is not None else False,
                 "episode_available": self.episode_dir(item) is not None}
 
     # ------------------------------------------------------------------ actions (worker threads)
@@ -312,6 +313,9 @@ def create_app(station: Station) -> Starlette:
     def do_start(item: Item, body: dict[str, Any]) -> dict[str, Any]:
         return {"episode": station.start(item).name}
 
+    def do_pause(item: Item, body: dict[str, Any]) -> dict[str, Any]:
+        return {"paused": station._live(item).toggle_pause()}
+
     def do_finish(item: Item, body: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(body.get("success"), bool):
             raise LiveError("say whether the task succeeded: {\"success\": true|false}")
@@ -404,6 +408,7 @@ def create_app(station: Station) -> Starlette:
         Route("/api/items/{item_id}", item_detail, methods=["GET"]),
         Route("/api/items/{item_id}/take", action(do_take), methods=["POST"]),
         Route("/api/items/{item_id}/start", action(do_start), methods=["POST"]),
+        Route("/api/items/{item_id}/pause", action(do_pause), methods=["POST"]),
         Route("/api/items/{item_id}/finish", action(do_finish), methods=["POST"]),
         Route("/api/items/{item_id}/give-up", action(do_give_up), methods=["POST"]),
         Route("/api/items/{item_id}/discard", action(do_discard), methods=["POST"]),

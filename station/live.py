@@ -136,6 +136,18 @@ class LiveDesktop:
             self.state = "recording"
             return path
 
+    def toggle_pause(self) -> bool:
+        """Pause or resume the recorder (as its pause chord does); True when now paused."""
+        with self._lock:
+            if self.state != "recording":
+                raise LiveError(f"cannot pause: the task is {self.state}")
+            self.session.toggle_pause()
+            return bool(self.session.paused)
+
+    @property
+    def paused(self) -> bool:
+        return bool(getattr(self.session, "paused", False)) and self.state == "recording"
+
     @property
     def episode_path(self) -> Path | None:
         writer = getattr(self.session, "writer", None)

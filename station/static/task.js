@@ -4,14 +4,14 @@ import { post, text } from "/static/common.js";
 const itemId = decodeURIComponent(location.pathname.split("/").pop());
 const api = `/api/items/${encodeURIComponent(itemId)}`;
 const status = document.getElementById("status");
-const buttons = Object.fromEntries(["take", "start", "finish", "giveup", "discard"].map((id) => [id, document.getElementById(id)]));
+const buttons = Object.fromEntries(["take", "start", "pause", "finish", "giveup", "discard"].map((id) => [id, document.getElementById(id)]));
 let rfb = null;
 
 function show(state) {
   status.textContent = state;
   buttons.take.disabled = state !== "pending" && state !== "closed";
   buttons.start.disabled = state !== "ready";
-  for (const id of ["finish", "giveup"]) buttons[id].disabled = state !== "recording";
+  for (const id of ["pause", "finish", "giveup"]) buttons[id].disabled = state !== "recording";
   buttons.discard.disabled = state !== "recording" && state !== "ready";
   document.body.dataset.state = state;
 }
@@ -54,6 +54,12 @@ buttons.take.addEventListener("click", async () => {
   connect();
 });
 buttons.start.addEventListener("click", async () => { await act("start", {}, "starting…"); show("recording"); });
+buttons.pause.addEventListener("click", async () => {
+  const data = await act("pause", {}, "…");
+  buttons.pause.textContent = data.paused ? "Resume" : "Pause";
+  status.textContent = data.paused ? "paused: nothing is recorded" : "recording";
+  document.body.dataset.paused = String(data.paused);
+});
 function notes() { return document.getElementById("notes").value || null; }
 function done(data) {
   disconnect();

@@ -4,12 +4,14 @@ the attempt, Give up keeps it as a failure, and x11vnc listens on loopback only.
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 import requests
 import websocket
 
+from gui_agent.actions import Click
 from gui_agent.episode import read_episode
 from tests.station.station_server import SUM_COLUMN, running_station
 
@@ -59,11 +61,19 @@ def test_vnc_relay_discard_and_give_up(tmp_path: Path) -> None:
 
         assert requests.post(api + "/take", headers=auth).status_code == 200
         episode = requests.post(api + "/start", headers=auth).json()["episode"]
+        env = server.station.live[item].env
+        assert requests.post(api + "/pause", headers=auth).json()["paused"] is True
+        env.step(Click(700, 600))  # while paused: not recorded
+        assert requests.post(api + "/pause", headers=auth).json()["paused"] is False
+        env.step(Click(300, 400))
+        time.sleep(1.0)
         gave_up = requests.post(api + "/give-up", headers=auth, json={"notes": "could not find the column"}).json()
         assert gave_up["item"]["status"] == "given_up" and gave_up["outcome"]["success"] is False
         meta = read_episode(server.station.queue.dataset / episode).meta
         assert meta.status == "complete" and meta.outcome.success is False
         assert meta.labels["annotator_verdict"] == {"success": False, "gave_up": True, "notes": "could not find the column"}
+        clicks = [(s.action["x"], s.action["y"]) for s in read_episode(server.station.queue.dataset / episode).steps if s.action["kind"] == "click"]
+        assert clicks == [(300, 400)]
         assert [a["result"] for a in server.station.queue.get(item).attempts] == ["discarded", "gave_up"]
         assert requests.post(api + "/take", headers=auth).status_code == 409  # closed: not offered again
         assert not server.station.live

@@ -9,12 +9,15 @@ stopped by PID in a ``finally``/context exit, also when an assertion fails.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from gui_agent.episode import read_episode
+from tests.paths import REPO
 from tests.station.station_server import SUM_COLUMN, running_station
 
 CHROMIUM = "/usr/bin/chromium"
@@ -80,6 +83,10 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
 
             page.click("#start")
             page.wait_for_selector("body[data-state=recording]")
+            page.click("#pause")
+            page.wait_for_selector("body[data-paused=true]")
+            page.click("#pause")
+            page.wait_for_selector("body[data-paused=false]")
             # Cell B6 of the maximised Calc window at 1280x800 (the canvas is at 1:1 scale).
             canvas.click(position={"x": 162, "y": 252})
             page.wait_for_timeout(500)
@@ -100,6 +107,11 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
             assert meta.labels["annotator_verdict"]["success"] is True and meta.actor.type == "human"
             typed = "".join(s.action.get("text", "") for s in episode.steps if s.action["kind"] == "type")
             assert "=SUM(B2:B5)" in typed, [s.action for s in episode.steps]
+
+            # The episode replays from its task file and seed like a runner episode.
+            replay = subprocess.run([sys.executable, "-m", "gui_agent", "replay", str(episode.path), "--out", str(tmp_path / "replays")],
+                                    cwd=REPO, capture_output=True, text=True, timeout=180)
+            assert replay.returncode == 0 and "SUCCESS replay" in replay.stdout, replay.stdout + replay.stderr
 
             # The review page lists the steps with their keyframes, no JSON.
             page.click("#result a")
