@@ -258,7 +258,8 @@ def create_app(station: Station) -> Starlette:
             return _error(404, "no such item")
         from station.review import render_review
 
-        return HTMLResponse(render_review(item, station.episode_dir(item)), headers=_PAGE_HEADERS)
+        html_text = render_review(item, station.episode_dir(item), reviewer=station.account(request).reviewer)
+        return HTMLResponse(html_text, headers=_PAGE_HEADERS)
 
     async def me(request: Request) -> Response:
         account = station.account(request)
@@ -327,6 +328,36 @@ def create_app(station: Station) -> Starlette:
     def do_discard(item: Item, body: dict[str, Any]) -> dict[str, Any]:
         station.discard(item)
         return {}
+
+    async def review(request: Request) -> Response:
+        """A reviewer accepts or rejects an item's episode: kept in the queue and as the
+        episode's ``labels.review`` (through :func:`recorder.edit.relabel`; steps untouched)."""
+        account = station.account(request)
+        if not account.reviewer:
+            return _error(403, "only a reviewer accepts or rejects")
+        item = station.visible(account, request.path_params["item_id"])
+        folder = station.episode_dir(item) if item is not None else None
+        if folder is None:
+            return _error(404, "no such episode")
+        try:
+            body = json.loads(await request.body() or b"{}")
+        except ValueError:
+            return _error(400, "the body is not JSON")
+        decision = {"accept": "accepted", "reject": "rejected"}.get(body.get("decision") if isinstance(body, dict) else None)
+        if decision is None:
+            return _error(400, 'say {"decision": "accept"} or {"decision": "reject"}')
+        notes = str(body["notes"])[:4000] if body.get("notes") else None
+        verdict = {"decision": decision, "by": account.name, "notes": notes}
+
+        def apply() -> Item:
+            from recorder.edit import relabel
+
+            updated = station.queue.set_review(item.item_id, verdict)
+            relabel(folder, labels={"review": updated.review})
+            return updated
+
+        updated = await run_in_threadpool(apply)
+        return JSONResponse({"item": station.describe(updated)})
 
     async def frame(request: Request) -> Response:
         item = station.visible(station.account(request), request.path_params["item_id"])
@@ -412,6 +443,7 @@ def create_app(station: Station) -> Starlette:
         Route("/api/items/{item_id}/finish", action(do_finish), methods=["POST"]),
         Route("/api/items/{item_id}/give-up", action(do_give_up), methods=["POST"]),
         Route("/api/items/{item_id}/discard", action(do_discard), methods=["POST"]),
+        Route("/api/items/{item_id}/review", review, methods=["POST"]),
         Route("/api/items/{item_id}/frames/{index:int}", frame, methods=["GET"]),
         WebSocketRoute("/api/items/{item_id}/vnc", vnc),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),

@@ -51,6 +51,8 @@ class Item:
     #: Every attempt: {"episode", "result": finished | gave_up | discarded | interrupted, "at"}.
     attempts: list[dict[str, Any]] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
+    #: A reviewer's decision on the episode: {"decision": accepted | rejected, "by", "at", "notes"}.
+    review: dict[str, Any] | None = None
 
     def public(self) -> dict[str, Any]:
         return asdict(self)
@@ -79,7 +81,7 @@ class TaskQueue:
             raise ValueError("no annotators to assign tasks to")
         dataset = Path(dataset)
         dataset.mkdir(parents=True, exist_ok=True)
-        items = cls._read(dataset)
+        items = cls.read_items(dataset)
         have = {(item.task_file, item.repeat) for item in items}
         counts = {name: sum(1 for i in items if i.annotator == name) for name in annotators}
         number = max((int(i.item_id.rsplit("-", 1)[-1]) for i in items), default=0)
@@ -107,7 +109,7 @@ class TaskQueue:
         return queue
 
     @staticmethod
-    def _read(dataset: Path) -> list[Item]:
+    def read_items(dataset: Path) -> list[Item]:
         path = dataset / PROGRESS_FILE
         if not path.exists():
             return []
@@ -162,6 +164,18 @@ class TaskQueue:
                 item.outcome = outcome
             self.save()
             return item
+
+    def set_review(self, item_id: str, review: dict[str, Any]) -> Item:
+        with self._lock:
+            item = self._items[item_id]
+            item.review = {**review, "at": _now()}
+            self.save()
+            return item
+
+    def accepted(self) -> list[Item]:
+        """Items whose episode a reviewer accepted (what is exported)."""
+        with self._lock:
+            return [i for i in self._items.values() if i.episode and (i.review or {}).get("decision") == "accepted"]
 
     def release(self, item_id: str) -> None:
         """A taken item back to pending (its desktop closed without an episode)."""

@@ -47,7 +47,7 @@ def _checks(report: Any, depth: int = 0) -> list[str]:
     return rows
 
 
-def render_review(item: Item, folder: Path | None) -> str:
+def render_review(item: Item, folder: Path | None, *, reviewer: bool = False) -> str:
     head = (f'<!doctype html><html><head><meta charset="utf-8"><title>Review {_e(item.item_id)}</title>'
             '<link rel="stylesheet" href="/static/style.css"></head><body>'
             f'<p><a href="/">&larr; all tasks</a></p><h1>{_e(item.task_id)} <small>{_e(item.item_id)}, '
@@ -71,7 +71,14 @@ def render_review(item: Item, folder: Path | None) -> str:
         parts.append(f"<dt>Notes</dt><dd>{_e(verdict['notes'])}</dd>")
     parts.append(f"<dt>Steps</dt><dd>{len(episode.steps)} in {meta.stats.duration_s:.1f} s</dd>")
     parts.append(f"<dt>Task file</dt><dd>{_e(meta.task.source or '')} (seed {_e(labels.get('seed'))})</dd>")
-    parts.append(f"<dt>Episode</dt><dd>{_e(meta.episode_id)} ({_e(meta.status)})</dd></dl></section>")
+    parts.append(f"<dt>Episode</dt><dd>{_e(meta.episode_id)} ({_e(meta.status)})</dd>")
+    decision = item.review or {}
+    shown = f"{decision['decision']} by {decision.get('by')}" if decision.get("decision") else "not reviewed yet"
+    parts.append(f'<dt>Review</dt><dd id="decision">{_e(shown)}</dd></dl></section>')
+    if reviewer:
+        parts.append(f'<section class="controls" data-item="{_e(item.item_id)}"><label>Review notes <input id="review-notes" size="50"></label> '
+                     '<button id="accept">Accept</button><button id="reject">Reject</button></section>'
+                     '<script type="module" src="/static/review.js"></script>')
     if outcome is not None and isinstance(outcome.detail, dict) and outcome.detail.get("check"):
         parts.append("<section><h2>Checks</h2><ul class=\"checks\">" + "".join(_checks(outcome.detail)) + "</ul></section>")
     parts.append('<section><h2>Steps</h2><ol class="steps">')

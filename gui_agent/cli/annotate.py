@@ -12,6 +12,7 @@ examples:
   gui-agent annotate datasets/tasks/desktop/calc --out annotations   # two annotators, tokens printed
   gui-agent annotate datasets/tasks/desktop/calc/sum-column.yaml --out ann --annotators 3 --repeats 2
   gui-agent annotate datasets/tasks/desktop/mail --out ann --tokens-file tokens.txt --port 8800
+  gui-agent export $(gui-agent annotate --list-accepted --out ann) --out ann-hf   # publish what reviewers accepted
 
 Annotators open http://HOST:PORT/ in their browser, sign in with their token, take a task
 and do it on the live desktop shown in the page; at Finish the task's evaluator checks the
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "verified by each task's evaluator.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("suite", nargs="+", help="task files, folders of them, or a named suite")
+    parser.add_argument("suite", nargs="*", help="task files, folders of them, or a named suite")
     parser.add_argument("--out", type=Path, required=True, metavar="DATASET", help="folder for the episodes and the progress file")
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--annotators", type=int, default=2, help="annotator accounts to create, with fresh tokens (default: 2)")
@@ -37,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--repeats", type=int, default=1, help="how many times each task is recorded (default: 1)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     parser.add_argument("--port", type=int, default=8765, help="port (default: 8765)")
+    parser.add_argument("--list-accepted", action="store_true",
+                        help="print the episode folders reviewers accepted in DATASET, one a line, and exit "
+                        "(for gui-agent export)")
     parser.set_defaults(handler=handle)
 
 
@@ -70,7 +74,28 @@ def recover_unfinished(out: Path) -> list[Path]:
     return found
 
 
+def list_accepted(out: Path) -> list[Path]:
+    """The accepted episodes' folders in DATASET ``out`` that exist."""
+    from station.queue import TaskQueue
+
+    if not out.is_dir():
+        raise ValueError(f"{out}: no such DATASET folder")
+    names = {item.episode for item in TaskQueue(out, TaskQueue.read_items(out)).accepted()}
+    return sorted(child for child in out.iterdir() if child.name in names and child.is_dir())
+
+
 def handle(args: argparse.Namespace) -> int:
+    if args.list_accepted:
+        try:
+            for folder in list_accepted(args.out):
+                print(folder)
+        except (ValueError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    if not args.suite:
+        print("error: name the suite: task files, folders of them, or a named suite", file=sys.stderr)
+        return 2
     try:
         import uvicorn
     except ImportError:

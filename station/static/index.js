@@ -17,6 +17,7 @@ async function load() {
     cell(row, item.outcome ? text(item.outcome.success) : "");
     const said = item.outcome ? text(item.outcome.annotator_success) + (item.outcome.disagreement ? " (disagrees!)" : "") : "";
     cell(row, said);
+    cell(row, item.review ? item.review.decision : "");
     const link = document.createElement("a");
     if (item.episode_available) { link.href = `/review/${encodeURIComponent(item.item_id)}`; link.textContent = "Review"; }
     else if (item.annotator === account.name && !["done", "given_up"].includes(item.status)) {

@@ -120,6 +120,17 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
             loaded = page.evaluate("() => [...document.querySelectorAll('.steps img')].every(i => i.complete && i.naturalWidth === 1280)")
             assert loaded
 
+            # A reviewer, signed in in another context, accepts it in the page.
+            reviewer = browser.new_context().new_page()
+            reviewer.goto(server.url + "/signin")
+            reviewer.fill("input[name=token]", server.token("reviewer"))
+            reviewer.click("button[type=submit]")
+            reviewer.wait_for_selector("#items tbody tr")
+            reviewer.goto(f"{server.url}/review/{first}")
+            reviewer.click("#accept")
+            reviewer.wait_for_function("() => document.getElementById('decision').textContent.startsWith('accepted by reviewer')")
+            assert read_episode(episode.path).meta.labels["review"]["decision"] == "accepted"
+
             # A wrong "solution" (nothing done) that the annotator calls a success: the evaluator says failure, flagged.
             page.goto(f"{server.url}/task/{second}")
             page.click("#take")
