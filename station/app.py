@@ -176,7 +176,12 @@ class Station:
         live = self._live(item)
         try:
             outcome = live.finish(success=success, notes=notes)
-            self.queue.close_attempt(item.item_id, "finished", status="done", outcome=outcome)
+            if outcome["termination"] == "env_error":
+                # The desktop broke (say, the app was killed): not the annotator's doing. The
+                # attempt keeps its episode with the reason, and the task is offered again.
+                self.queue.close_attempt(item.item_id, "env_failed", status="pending", outcome=outcome)
+            else:
+                self.queue.close_attempt(item.item_id, "finished", status="done", outcome=outcome)
         finally:
             self._close(item)
         return outcome

@@ -180,14 +180,19 @@ class LiveDesktop:
         Returns the episode's outcome with ``annotator_success`` and ``disagreement``.
         """
         from gui_agent.episode.format import Outcome
-        from gui_agent.runner import _evaluated
+        from gui_agent.runner import _env_failure, _evaluated
 
         with self._lock:
             if self.state != "recording":
                 raise LiveError(f"cannot finish: the task is {self.state}")
             self.state = "finishing"
             error = self._stop_capture("finish")
-            outcome = _evaluated(self.task, self.env, None, Outcome(termination="done", reason="the annotator finished"))
+            try:
+                self.env.observe()  # raises if the desktop or its app died: then nothing is judged
+            except EnvError as exc:
+                outcome = _env_failure(exc)
+            else:
+                outcome = _evaluated(self.task, self.env, None, Outcome(termination="done", reason="the annotator finished"))
             evaluated = outcome.success
             disagreement = evaluated is not None and bool(evaluated) != bool(success)
             labels = {"annotator_verdict": {"success": bool(success), "notes": notes}, "evaluator_success": evaluated,

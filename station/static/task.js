@@ -69,6 +69,12 @@ function done(data) {
   result.replaceChildren();
   const p = document.createElement("p");
   p.id = "outcome";
+  if (outcome.termination === "env_error") {
+    p.className = "error";
+    p.textContent = `The desktop broke: ${outcome.reason}. The attempt is kept; open the desktop again for a fresh one.`;
+    result.append(p);
+    return;
+  }
   p.textContent = `Evaluator: ${text(outcome.success)}. You said: ${text(outcome.annotator_success)}.` +
     (outcome.disagreement ? " They disagree: a reviewer will look at it." : "");
   const link = document.createElement("a");

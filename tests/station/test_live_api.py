@@ -77,3 +77,46 @@ def test_vnc_relay_discard_and_give_up(tmp_path: Path) -> None:
         assert [a["result"] for a in server.station.queue.get(item).attempts] == ["discarded", "gave_up"]
         assert requests.post(api + "/take", headers=auth).status_code == 409  # closed: not offered again
         assert not server.station.live
+
+
+def _pids_named(pids: list[int], command: str) -> list[int]:
+    found = []
+    for pid in pids:
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == command:
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+# The recorder's pynput threads die on the broken X connection of the killed desktop.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_the_app_killed_mid_task_keeps_the_attempt_and_offers_a_fresh_desktop(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    with running_station([SUM_COLUMN], tmp_path / "dataset", annotators=1) as server:
+        auth = server.bearer("annotator1")
+        item = server.items_of("annotator1")[0].item_id
+        api = f"{server.url}/api/items/{item}"
+        assert requests.post(api + "/take", headers=auth).status_code == 200
+        episode = requests.post(api + "/start", headers=auth).json()["episode"]
+        live = server.station.live[item]
+        office = _pids_named(live.env.pids(), "soffice.bin")  # among this desktop's own PIDs only
+        assert office, live.env.pids()
+        for pid in office:
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(1.0)
+        finished = requests.post(api + "/finish", headers=auth, json={"success": True})
+        assert finished.status_code == 200, finished.text
+        body = finished.json()
+        assert body["outcome"]["termination"] == "env_error" and "crashed" in body["outcome"]["reason"]
+        assert body["item"]["status"] == "pending" and body["item"]["attempts"][-1]["result"] == "env_failed"
+        meta = read_episode(server.station.queue.dataset / episode).meta
+        assert meta.status == "complete" and meta.outcome.termination == "env_error"
+        assert not server.station.live
+        # A fresh desktop for the same task.
+        again = requests.post(api + "/take", headers=auth)
+        assert again.status_code == 200 and server.station.live[item].env.pids()
+        assert requests.post(api + "/discard", headers=auth).status_code == 200
