@@ -150,6 +150,7 @@ class Station:
         live = self.live.get(item.item_id)
         return {**item.public(), "live": live.state if live is not None else None,
                 "paused": live.paused if live is not None else False,
+                "paused_for_viewers": bool(live is not None and live.paused and live.paused_for_viewers),
                 "episode_available": self.episode_dir(item) is not None}
 
     # ------------------------------------------------------------------ actions (worker threads)
@@ -419,6 +420,7 @@ def create_app(station: Station) -> Starlette:
                 await websocket.send_bytes(data)
 
         tasks = [asyncio.create_task(upstream()), asyncio.create_task(downstream())]
+        live.viewer_joined()
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         except WebSocketDisconnect:
@@ -427,6 +429,7 @@ def create_app(station: Station) -> Starlette:
             for task in tasks:
                 task.cancel()
             writer.close()
+            live.viewer_left()  # the last view gone pauses the recording until one is back
             try:
                 await websocket.close()
             except Exception:  # noqa: BLE001 - already closed by the browser

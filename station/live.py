@@ -90,6 +90,9 @@ class LiveDesktop:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self.state = "new"  # new -> ready -> recording -> closed
+        self.viewers = 0  # live views (websockets) connected now
+        self.paused_for_viewers = False
+        self._viewer_lock = threading.Lock()
 
     # ------------------------------------------------------------------ desktop
     def open(self) -> None:
@@ -136,12 +139,32 @@ class LiveDesktop:
             self.state = "recording"
             return path
 
+    def viewer_joined(self) -> None:
+        """A live view connected: resume a recording that its last viewer's leaving paused.
+
+        Called on the event loop: takes only the viewers' own lock, never the one Finish holds.
+        """
+        with self._viewer_lock:
+            self.viewers += 1
+            if self.state == "recording" and self.paused_for_viewers and self.session.paused:
+                self.session.toggle_pause()
+            self.paused_for_viewers = False
+
+    def viewer_left(self) -> None:
+        """A live view went (tab closed, network gone): with none left, pause the recording."""
+        with self._viewer_lock:
+            self.viewers = max(0, self.viewers - 1)
+            if self.viewers == 0 and self.state == "recording" and not self.session.paused:
+                self.session.toggle_pause()
+                self.paused_for_viewers = True
+
     def toggle_pause(self) -> bool:
         """Pause or resume the recorder (as its pause chord does); True when now paused."""
         with self._lock:
             if self.state != "recording":
                 raise LiveError(f"cannot pause: the task is {self.state}")
             self.session.toggle_pause()
+            self.paused_for_viewers = False
             return bool(self.session.paused)
 
     @property

@@ -45,7 +45,8 @@ async function load() {
   document.getElementById("title").textContent = `${item.task_id} (repeat ${item.repeat + 1})`;
   document.getElementById("instruction").textContent = item.instruction;
   show(item.live || item.status);
-  if (item.live === "ready" || item.live === "recording") connect();
+  if (item.live === "ready" || item.live === "recording") connect();  // a view back resumes a recording its tab's closing paused
+  if (item.paused && !item.paused_for_viewers) { buttons.pause.textContent = "Resume"; document.body.dataset.paused = "true"; }
 }
 
 buttons.take.addEventListener("click", async () => {

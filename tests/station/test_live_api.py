@@ -37,6 +37,16 @@ def _listening_addresses(port: int) -> set[str]:
     return found
 
 
+def _wait_for(read, ok, what: str, timeout_s: float = 10.0):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = read()
+        if ok(value):
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}: {value}")
+
+
 def test_vnc_relay_discard_and_give_up(tmp_path: Path) -> None:
     with running_station([SUM_COLUMN], tmp_path / "dataset", annotators=1) as server:
         auth = server.bearer("annotator1")
@@ -62,6 +72,21 @@ def test_vnc_relay_discard_and_give_up(tmp_path: Path) -> None:
         assert requests.post(api + "/take", headers=auth).status_code == 200
         episode = requests.post(api + "/start", headers=auth).json()["episode"]
         env = server.station.live[item].env
+        # Closing the last live view (the tab) pauses the recording; a new view resumes it.
+        vnc_url = server.url.replace("http", "ws") + f"/api/items/{item}/vnc"
+        header = [f"Authorization: Bearer {server.token('annotator1')}"]
+        view = websocket.create_connection(vnc_url, timeout=10, header=header)
+        assert view.recv().startswith(b"RFB ")
+        view.close()
+        paused = _wait_for(lambda: requests.get(api, headers=auth).json(), lambda d: d["paused"], "the pause")
+        assert paused["paused_for_viewers"] is True
+        env.step(Click(650, 550))  # while no one watches: not recorded
+        view = websocket.create_connection(vnc_url, timeout=10, header=header)
+        assert view.recv().startswith(b"RFB ")
+        _wait_for(lambda: requests.get(api, headers=auth).json(), lambda d: not d["paused"], "the resume")
+        view.close()
+        _wait_for(lambda: requests.get(api, headers=auth).json(), lambda d: d["paused"], "the pause")
+        assert requests.post(api + "/pause", headers=auth).json()["paused"] is False  # the button resumes too
         assert requests.post(api + "/pause", headers=auth).json()["paused"] is True
         env.step(Click(700, 600))  # while paused: not recorded
         assert requests.post(api + "/pause", headers=auth).json()["paused"] is False
