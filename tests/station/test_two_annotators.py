@@ -1,0 +1,52 @@
+"""Two annotators at once on one station: each has their own desktop, x11vnc and recorder,
+and each episode holds only its own annotator's input."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import requests
+
+from gui_agent.actions import Click
+from gui_agent.episode import read_episode
+from tests.station.station_server import SUM_COLUMN, running_station
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not all(shutil.which(p) for p in ("x11vnc", "Xvfb", "localc")), reason="needs x11vnc, Xvfb and LibreOffice Calc"),
+]
+
+
+def test_two_annotators_record_at_once_each_on_their_own_desktop(tmp_path: Path) -> None:
+    with running_station([SUM_COLUMN], tmp_path / "dataset", annotators=2, repeats=2) as server:
+        people = {name: server.items_of(name)[0].item_id for name in ("annotator1", "annotator2")}
+
+        def take(name: str) -> int:
+            return requests.post(f"{server.url}/api/items/{people[name]}/take", headers=server.bearer(name), timeout=180).status_code
+
+        with ThreadPoolExecutor(2) as pool:
+            assert list(pool.map(take, people)) == [200, 200]
+        lives = {name: server.station.live[item] for name, item in people.items()}
+        displays = {name: live.display for name, live in lives.items()}
+        assert len(set(displays.values())) == 2
+        assert len({live.vnc_port for live in lives.values()}) == 2
+        episodes = {name: requests.post(f"{server.url}/api/items/{item}/start", headers=server.bearer(name)).json()["episode"]
+                    for name, item in people.items()}
+        points = {"annotator1": (300, 400), "annotator2": (500, 300)}
+        for name, live in lives.items():
+            live.env.step(Click(*points[name]))
+        time.sleep(1.0)
+        for name, item in people.items():
+            done = requests.post(f"{server.url}/api/items/{item}/give-up", headers=server.bearer(name))
+            assert done.status_code == 200, done.text
+        for name, episode in episodes.items():
+            recorded = read_episode(server.station.queue.dataset / episode)
+            clicks = [(s.action["x"], s.action["y"]) for s in recorded.steps if s.action["kind"] == "click"]
+            assert clicks == [points[name]], (name, clicks)
+            assert recorded.meta.actor.name == name
+            assert recorded.meta.labels["recorder"]["display"] == displays[name]
+        assert not server.station.live
