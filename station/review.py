@@ -82,8 +82,16 @@ def render_review(item: Item, folder: Path | None, *, reviewer: bool = False) ->
     if outcome is not None and isinstance(outcome.detail, dict) and outcome.detail.get("check"):
         parts.append("<section><h2>Checks</h2><ul class=\"checks\">" + "".join(_checks(outcome.detail)) + "</ul></section>")
     parts.append('<section><h2>Steps</h2><ol class="steps">')
+    from recorder.review import action_svg
+
+    width, height = meta.env.screen.width, meta.env.screen.height
+    arrow = ('<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="4" refY="4" orient="auto">'
+             '<path d="M0,0 L8,4 L0,8 z" fill="#ff1493"/></marker></defs>')
     for step in episode.steps:
-        image = (f'<img loading="lazy" alt="screen before step {step.index}" src="/api/items/{_e(item.item_id)}/frames/{step.index}">'
+        # The keyframe with its action drawn over it, as `gui-agent review` draws it (screen pixels).
+        image = (f'<div class="frame"><img loading="lazy" alt="screen before step {step.index}" '
+                 f'src="/api/items/{_e(item.item_id)}/frames/{step.index}">'
+                 f'<svg viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">{arrow}{action_svg(step.action, 1.0)}</svg></div>'
                  if step.frame_before else '<p class="muted">no keyframe</p>')
         typed = step.action.get("text") if step.action.get("kind") == "type" else None
         parts.append(f'<li class="step"><div class="what"><b>{step.index + 1}.</b> {_e(_action_text(step.action))}'

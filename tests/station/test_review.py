@@ -39,6 +39,7 @@ def test_review_page_accept_reject_and_export(tmp_path: Path) -> None:
         assert "=SUM(B2:B5)" in page and "disagree" in page and 'id="accept"' not in page
         assert "&lt;b&gt;bold&lt;/b&gt; claim" in page and "<b>bold</b>" not in page  # escaped
         assert f"/api/items/{item}/frames/0" in page and '"kind"' not in page  # no JSON dump
+        assert 'class="act-click" cx="10.0" cy="20.0"' in page and 'class="act-type"' in page  # actions drawn
         image = requests.get(f"{server.url}/api/items/{item}/frames/0", headers=server.bearer("annotator1"))
         assert image.status_code == 200 and image.headers["content-type"] == "image/png"
         final = requests.get(f"{server.url}/api/items/{item}/frames/2", headers=server.bearer("annotator1"))
