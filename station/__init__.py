@@ -9,7 +9,8 @@
 * :mod:`station.live` -- one taken task: its desktop built from the task file, ``x11vnc``
   on that display (loopback only), the recorder, and the task's evaluator at Finish;
 * :mod:`station.app` -- the Starlette app: sign-in, pages, the JSON API and the VNC
-  websocket relayed to ``x11vnc`` under the same sign-in.
+  websocket relayed to ``x11vnc`` under the same sign-in;
+* :mod:`station.review` -- the review page of an item's episode (``static/``: the other pages).
 
 It imports ``gui_agent`` and ``recorder``; Starlette and uvicorn are the ``station`` extra.
 """

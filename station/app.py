@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import urllib.parse
+from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +81,6 @@ class Guard:
         auth = headers.get("authorization", "")
         if auth.lower().startswith("bearer "):
             return self.accounts.verify(auth[7:].strip()), False
-        from http.cookies import SimpleCookie
-
         cookie = SimpleCookie()
         try:
             cookie.load(headers.get("cookie", ""))
@@ -119,7 +117,7 @@ class Station:
         self.queue = queue
         self.tasks = tasks  # task file (str) -> loaded Task
         self.live: dict[str, LiveDesktop] = {}
-        self._busy: set[str] = set()
+        self.busy: set[str] = set()  # items with an action in progress
 
     # ------------------------------------------------------------------ lookups
     @staticmethod
@@ -295,9 +293,9 @@ def create_app(station: Station) -> Starlette:
                     return _error(400, "the body is not JSON")
                 if not isinstance(body, dict):
                     return _error(400, "the body must be a JSON object")
-            if item.item_id in station._busy:
+            if item.item_id in station.busy:
                 return _error(409, "this item is busy; try again")
-            station._busy.add(item.item_id)
+            station.busy.add(item.item_id)
             try:
                 result = await run_in_threadpool(fn, item, body)
             except LiveError as exc:
@@ -305,7 +303,7 @@ def create_app(station: Station) -> Starlette:
             except Exception as exc:  # noqa: BLE001 - the page shows why, the station keeps running
                 return _error(500, f"{type(exc).__name__}: {exc}")
             finally:
-                station._busy.discard(item.item_id)
+                station.busy.discard(item.item_id)
             return JSONResponse({"item": station.describe(station.queue.get(item.item_id)), **result})
         return endpoint
 
@@ -476,7 +474,3 @@ _PAGE_HEADERS = {
     "Referrer-Policy": "same-origin",  # "no-referrer" makes Chromium send "Origin: null" with forms
     "Cache-Control": "no-store",
 }
-
-
-def escape(text: Any) -> str:
-    return html.escape(str(text), quote=True)
