@@ -406,6 +406,10 @@ class DesktopEnv(Env):
                 session.check_alive()
             except EnvDiedError as cause:
                 return EnvDiedError(f"{cause} (during {what})")
+            # The X connection can close a moment before a killed server is reaped (longer
+            # on a loaded machine): give it that moment, so the cause is named.
+            if session.xvfb is not None and session.xvfb.wait(1.0):
+                return EnvDiedError(f"the X server (Xvfb) died ({session.xvfb.exit_description()}) (during {what})")
         return exc if what in str(exc) else type(exc)(f"{exc} (during {what})")
 
     def _fail(self, error: EnvError, *, hung: bool = False) -> None:
