@@ -9,7 +9,6 @@ desktop dies with it: every process of the desktop has a parent-death signal) in
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -79,7 +78,6 @@ def test_bad_input_exits_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not all(shutil.which(p) for p in ("x11vnc", "Xvfb", "localc")), reason="needs x11vnc, Xvfb and LibreOffice Calc")
 def test_a_killed_station_recovers_the_recording_at_restart(tmp_path: Path) -> None:
     dataset, tokens, log = tmp_path / "dataset", tmp_path / "tokens.txt", tmp_path / "station.log"
     tokens.write_text(f"alice {TOKEN}\n")

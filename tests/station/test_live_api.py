@@ -3,7 +3,6 @@ the attempt, Give up keeps it as a failure, and x11vnc listens on loopback only.
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -15,10 +14,7 @@ from gui_agent.actions import Click
 from gui_agent.episode import read_episode
 from tests.station.station_server import SUM_COLUMN, running_station
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not all(shutil.which(p) for p in ("x11vnc", "Xvfb", "localc")), reason="needs x11vnc, Xvfb and LibreOffice Calc"),
-]
+pytestmark = pytest.mark.slow  # x11vnc, Xvfb and Calc: scripts/setup.sh installs them
 
 
 def _listening_addresses(port: int) -> set[str]:

@@ -8,7 +8,6 @@ stopped by PID in a ``finally``/context exit, also when an assertion fails.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import time
@@ -24,11 +23,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not all(shutil.which(p) for p in ("x11vnc", "Xvfb", "localc", "chromium")) or not Path("/usr/share/novnc").is_dir(),
-                       reason="needs x11vnc, novnc, Xvfb, LibreOffice Calc and Chromium (scripts/setup.sh)"),
-]
+pytestmark = pytest.mark.slow  # x11vnc, novnc, Xvfb, Calc and Chromium: scripts/setup.sh installs them
 
 #: Counts the canvas's pixels that are not black, and a cheap fingerprint of them.
 CANVAS_STATS = """() => {

@@ -3,7 +3,6 @@ and each episode holds only its own annotator's input."""
 
 from __future__ import annotations
 
-import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,10 +14,7 @@ from gui_agent.actions import Click
 from gui_agent.episode import read_episode
 from tests.station.station_server import SUM_COLUMN, running_station
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not all(shutil.which(p) for p in ("x11vnc", "Xvfb", "localc")), reason="needs x11vnc, Xvfb and LibreOffice Calc"),
-]
+pytestmark = pytest.mark.slow  # x11vnc, Xvfb and Calc: scripts/setup.sh installs them
 
 
 def test_two_annotators_record_at_once_each_on_their_own_desktop(tmp_path: Path) -> None:
