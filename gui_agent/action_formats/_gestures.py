@@ -525,3 +525,14 @@ class ObservationRequest:
 
 #: What a computer-use tool call reads as: canonical actions and requests to look, in order.
 ComputerUseItem = Union[Action, ObservationRequest]
+
+
+#: Click actions by name, as Anthropic's computer tool and Qwen's computer_use tool (which
+#: follows it) both spell them: name -> (canonical button, click count).
+COMPUTER_USE_CLICKS: dict[str, tuple[str, int]] = {
+    "left_click": ("left", 1),
+    "right_click": ("right", 1),
+    "middle_click": ("middle", 1),
+    "double_click": ("left", 2),
+    "triple_click": ("left", 3),
+}

@@ -71,6 +71,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from gui_agent.action_formats._gestures import (
+    COMPUTER_USE_CLICKS,
     ComputerUseItem,
     DisplayScale,
     GestureBuilder,
@@ -122,13 +123,7 @@ ACTIONS: dict[str, frozenset[str]] = {
     "computer_20250124": frozenset(FIELDS) - {"zoom"},
     "computer_20251124": frozenset(FIELDS),
 }
-_CLICKS = {
-    "left_click": ("left", 1),
-    "right_click": ("right", 1),
-    "middle_click": ("middle", 1),
-    "double_click": ("left", 2),
-    "triple_click": ("left", 3),
-}
+_CLICKS = COMPUTER_USE_CLICKS
 _CLICK_NAMES = {value: name for name, value in _CLICKS.items()}
 #: scroll_direction -> canonical (dx, dy) per wheel click (xdotool buttons 4-7).
 _DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}

@@ -83,7 +83,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from gui_agent.action_formats._gestures import GestureReader, Point, to_count
+from gui_agent.action_formats._gestures import COMPUTER_USE_CLICKS, GestureReader, Point, to_count
 from gui_agent.action_formats.pyautogui import key_from_pyautogui, key_to_pyautogui
 from gui_agent.action_formats.uitars import MAX_PIXELS, CoordinateFrame, coordinate_frame
 from gui_agent.actions import Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
@@ -134,13 +134,7 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "terminate": (frozenset({"status"}), frozenset()),
     "answer": (frozenset({"text"}), frozenset()),
 }
-_CLICKS = {
-    "left_click": ("left", 1),
-    "right_click": ("right", 1),
-    "middle_click": ("middle", 1),
-    "double_click": ("left", 2),
-    "triple_click": ("left", 3),
-}
+_CLICKS = COMPUTER_USE_CLICKS
 _CLICK_NAMES = {value: name for name, value in _CLICKS.items()}
 
 # -- the tool definition, word for word as the cookbooks declare it ---------------------------
