@@ -19,10 +19,15 @@ from gui_agent.episode import Episode
 
 
 def recorded_page_origin(episode: Episode) -> tuple[int, int] | None:
-    """The screen position of the page's (0, 0) in a browser recording (the offset most
-    targets agree on); None when no step has both boxes (runner episodes: already page pixels)."""
+    """The screen position of the page's (0, 0) in a browser recording: the episode's
+    ``labels.page_origin`` when its recorder measured it (the annotation station does),
+    else the offset most targets agree on; None when neither is there (runner episodes:
+    already page pixels)."""
     if episode.meta.env.kind != "browser":
         return None
+    measured = episode.meta.labels.get("page_origin")
+    if isinstance(measured, list) and len(measured) == 2 and all(isinstance(v, int) for v in measured):
+        return None if tuple(measured) == (0, 0) else (measured[0], measured[1])
     offsets: Counter[tuple[int, int]] = Counter()
     for step in episode.steps:
         target = step.target or {}

@@ -83,6 +83,7 @@ class LiveDesktop:
         self.repeat = repeat
         self.dataset = Path(dataset)
         self.env: Any = None
+        self.browser: Any = None  # a browser task's BrowserDesktop (its Xvfb and headed Chromium)
         self.vnc: OwnedProcess | None = None
         self.vnc_port: int | None = None
         self.instruction = task.instruction or ""
@@ -95,18 +96,30 @@ class LiveDesktop:
         self._viewer_lock = threading.Lock()
 
     # ------------------------------------------------------------------ desktop
+    @property
+    def kind(self) -> str:
+        """``desktop`` or ``browser``: the task file's environment kind."""
+        return str(getattr(self.task.environment, "kind", ""))
+
     def open(self) -> None:
         """Build and set up the task's environment, then serve its display over VNC."""
         from gui_agent.envs.factory import make_env
 
-        if getattr(self.task.environment, "kind", None) != "desktop":
-            raise LiveError(f"task {self.task.id}: the station shows desktop tasks only for now")
-        self.env = make_env(self.task)
         try:
-            obs, info = self.env.reset(seed=self.seed, options={"setup": list(self.task.setup), "instruction": self.instruction})
+            if self.kind == "browser":
+                from station.browser_task import open_browser_task
+
+                self.browser = open_browser_task(self.task, seed=self.seed)
+                self.env = self.browser.env
+                obs, log = self.browser.obs, None
+            elif self.kind == "desktop":
+                self.env = make_env(self.task)
+                obs, info = self.env.reset(seed=self.seed, options={"setup": list(self.task.setup), "instruction": self.instruction})
+                log = Path(info["home"]).parent / "private" / "logs" / "x11vnc.log"
+            else:
+                raise LiveError(f"task {self.task.id}: the station cannot show a {self.kind!r} environment")
             self.instruction = self.task.instruction or obs.instruction
-            log = Path(info["home"]).parent / "private" / "logs" / "x11vnc.log"
-            self.vnc, self.vnc_port = start_x11vnc(info["display"], log_path=log if log.parent.is_dir() else None)  # type: ignore[arg-type]
+            self.vnc, self.vnc_port = start_x11vnc(self.display, log_path=log if log is not None and log.parent.is_dir() else None)  # type: ignore[arg-type]
         except BaseException:
             self.close()
             raise
@@ -114,6 +127,8 @@ class LiveDesktop:
 
     @property
     def display(self) -> str | None:
+        if self.browser is not None:
+            return self.browser.display
         return getattr(self.env, "display", None)
 
     # ------------------------------------------------------------------ recording
@@ -124,11 +139,14 @@ class LiveDesktop:
         with self._lock:
             if self.state != "ready":
                 raise LiveError(f"cannot start: the task is {self.state}")
+            labels: dict[str, Any] = {"seed": self.seed, "task_file": str(self.task_file),
+                                      "station": {"item": self.item_id, "repeat": self.repeat}}
+            if self.browser is not None:
+                labels["page_origin"] = list(self.browser.page_origin)
+            app = "chromium" if self.kind == "browser" else ",".join(getattr(self.task.environment, "apps", ())) or None
             config = SessionConfig(
                 task=self.instruction, out_dir=self.dataset, task_id=self.task.id, display=self.display,
-                annotator=self.annotator, env_kind="desktop", app=",".join(getattr(self.task.environment, "apps", ())) or None,
-                labels={"seed": self.seed, "task_file": str(self.task_file),
-                        "station": {"item": self.item_id, "repeat": self.repeat}},
+                annotator=self.annotator, env_kind=self.kind, app=app, labels=labels,
             )
             with _RECORDER_START:
                 session = RecordingSession(config)
@@ -264,15 +282,23 @@ class LiveDesktop:
         """Move the pointer and tap shift so the recorder's stopped pynput threads see an event and end.
 
         pynput's X listener only notices that it was stopped when its next event arrives; a
-        desktop closed before that leaves the thread to die on a broken X connection.
+        desktop closed before that leaves the thread to die on a broken X connection. The
+        events go through XTEST on the display (a browser env's own input never reaches X).
         """
         from gui_agent.actions import Hotkey, Move
+        from gui_agent.envs.desktop.xdotool_input import XdotoolInput
 
+        if self.display is None:
+            return
+        xdotool = XdotoolInput(self.display, timeout_s=5.0)
         try:
+            xdotool.start()
             for action in (Move(1, 1), Move(2, 2), Hotkey(("shift",))):  # one event for each listener
-                self.env.step(action)
+                xdotool.perform(action)
         except Exception:  # noqa: BLE001 - a broken desktop is closed anyway
             return
+        finally:
+            xdotool.stop()
         listeners = [getattr(self.session.input, name, None) for name in ("_mouse", "_keyboard")]
         for listener in listeners:
             if isinstance(listener, threading.Thread) and listener.is_alive():
@@ -289,6 +315,8 @@ class LiveDesktop:
             self._wake_listeners()
         if self.vnc is not None:
             self.vnc.stop()
-        if self.env is not None:
+        if self.browser is not None:
+            self.browser.close()  # the browser, then its Xvfb
+        elif self.env is not None:
             self.env.close()
         self.state = "closed"

@@ -11,7 +11,8 @@ from gui_agent.errors import GuiAgentError
 from gui_agent.task import BrowserEnvironment, DesktopEnvironment, Task
 
 
-def make_env(task: Task, *, headless: bool | None = None, display: str | None = None) -> Env:
+def make_env(task: Task, *, headless: bool | None = None, display: str | None = None,
+             window_size: tuple[int, int] | None = None) -> Env:
     """Create (but do not reset) the environment for ``task``.
 
     Args:
@@ -19,6 +20,7 @@ def make_env(task: Task, *, headless: bool | None = None, display: str | None = 
         headless: override the task's ``headless`` setting (None keeps it; browsers only).
         display: X display for a headed browser (default: $DISPLAY). A desktop task
             always runs on a display of its own.
+        window_size: a headed browser's window size (default: the viewport).
     """
     spec = task.environment
     if isinstance(spec, BrowserEnvironment):
@@ -30,6 +32,7 @@ def make_env(task: Task, *, headless: bool | None = None, display: str | None = 
             observe_dom=spec.observe.dom,
             observe_aria=spec.observe.aria,
             step_timeout_s=task.limits.step_timeout_s,
+            window_size=window_size,
         )
         if spec.miniwob_task is not None:
             from gui_agent.envs.browser.miniwob import MiniWobEnv

@@ -177,6 +177,8 @@ class BrowserEnv(Env):
         load_timeout_s: how long a page load may take (reset, :meth:`goto`).
         executable: the Chromium binary (Debian's by default).
         extra_args: more Chromium flags.
+        window_size: the headed window's size (default: the viewport); bigger when a person
+            must see the page inside the browser's own toolbar, as on the annotation station.
 
     Example:
         >>> with BrowserEnv(url="https://example.org") as env:
@@ -198,6 +200,7 @@ class BrowserEnv(Env):
         load_timeout_s: float = 30.0,
         executable: str = DEFAULT_EXECUTABLE,
         extra_args: tuple[str, ...] = (),
+        window_size: tuple[int, int] | None = None,
     ) -> None:
         width, height = viewport
         for name, value in (("width", width), ("height", height)):
@@ -216,6 +219,7 @@ class BrowserEnv(Env):
         self.load_timeout_s = float(load_timeout_s)
         self.executable = executable
         self.extra_args = tuple(extra_args)
+        self.window_size = window_size or self.viewport
 
         self._loop: _LoopThread | None = None
         self._chromium: ChromiumProcess | None = None
@@ -574,7 +578,7 @@ class BrowserEnv(Env):
             executable=self.executable,
             headless=self.headless,
             display=self.display,
-            window_size=self.viewport,
+            window_size=self.window_size,
             extra_args=self.extra_args,
             start_timeout_s=self.load_timeout_s,
         )

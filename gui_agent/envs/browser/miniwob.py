@@ -50,7 +50,7 @@ class MiniWobEnv(BrowserEnv):
         reload_every_reset: reload the task page at every reset (slower, leaves nothing of
             the previous episode); by default the page is loaded once and reused.
         viewport, headless, display, observe_dom, observe_aria, step_timeout_s, settle_s,
-        load_timeout_s, executable, extra_args: as in :class:`BrowserEnv`.
+        load_timeout_s, executable, extra_args, window_size: as in :class:`BrowserEnv`.
 
     Example:
         >>> with MiniWobEnv(task="click-test") as env:
@@ -76,6 +76,7 @@ class MiniWobEnv(BrowserEnv):
         load_timeout_s: float = 30.0,
         executable: str = DEFAULT_EXECUTABLE,
         extra_args: tuple[str, ...] = (),
+        window_size: tuple[int, int] | None = None,
     ) -> None:
         if task.startswith("flight."):
             raise ValueError(f"{task!r}: the FlightWoB tasks need an HTTP server and are not supported")
@@ -94,6 +95,7 @@ class MiniWobEnv(BrowserEnv):
             load_timeout_s=load_timeout_s,
             executable=executable,
             extra_args=extra_args,
+            window_size=window_size,
         )
         self.task = task
         self.data_mode = data_mode

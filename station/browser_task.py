@@ -1,0 +1,113 @@
+"""A browser task's live desktop: a headed Chromium alone on an Xvfb of its own.
+
+The task's :class:`~gui_agent.envs.browser.env.BrowserEnv` (built from the task file, so
+its start page, seed and setup steps are the runner's) runs headed on that display, and
+the station serves the display over VNC as it does a desktop's. The annotator sees the
+browser's own toolbar; the recorder records screen pixels, as ``gui-agent record
+--browser`` does.
+
+Where the page sits on the screen is found once, after reset, by looking for the page's
+own screenshot in a grab of the screen: it needs no click and no guess about the
+toolbar's height. The episode keeps it as ``labels.page_origin`` ([x, y], screen pixels of
+the page's (0, 0)), which the replayer uses to move recorded points into page pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gui_agent.errors import EnvError
+from gui_agent.task import Task
+
+#: Chromium does not make a window narrower than about this.
+MIN_WINDOW_WIDTH = 640
+#: Room above the page for the tab strip and the address bar.
+TOOLBAR_ROOM = 140
+
+
+@dataclass
+class BrowserDesktop:
+    """What :func:`open_browser_task` started; :meth:`close` stops it, by PID."""
+
+    env: Any
+    xvfb: Any
+    page_origin: tuple[int, int]
+    obs: Any
+
+    @property
+    def display(self) -> str:
+        return self.xvfb.name
+
+    def close(self) -> None:
+        try:
+            self.env.close()
+        finally:
+            self.xvfb.stop()
+
+
+def screen_size_for(viewport: tuple[int, int]) -> tuple[int, int]:
+    """The display (and window) size that shows a ``viewport`` page whole under the toolbar."""
+    return max(viewport[0], MIN_WINDOW_WIDTH), viewport[1] + TOOLBAR_ROOM
+
+
+def locate_page(screen: np.ndarray, page: np.ndarray, *, max_dx: int = 32, max_dy: int = TOOLBAR_ROOM,
+                margin: int = 4) -> tuple[int, int] | None:
+    """The (x, y) where ``page`` (H x W x 3) appears in ``screen``, searched near the top-left
+    corner; None when it is not there (clipped, covered, or still painting).
+
+    The page's outer ``margin`` pixels are left out of the comparison: the headed window
+    draws its own edge over the page's last rows.
+    """
+    inner = page[margin:-margin, margin:-margin]
+    height, width = inner.shape[:2]
+    for y in range(0, min(max_dy, screen.shape[0] - height - margin) + 1):
+        for x in range(0, min(max_dx, screen.shape[1] - width - margin) + 1):
+            if np.array_equal(screen[y + margin:y + margin + height, x + margin:x + margin + width], inner):
+                return x, y
+    return None
+
+
+def open_browser_task(task: Task, *, seed: int, timeout_s: float = 10.0) -> BrowserDesktop:
+    """Start Xvfb and the task's headed browser on it, reset to the task's start state.
+
+    Raises:
+        EnvError: Xvfb or Chromium did not start, or the page could not be found on the screen.
+    """
+    import time
+
+    from gui_agent.envs.desktop.screen_capture import ScreenCapture
+    from gui_agent.envs.desktop.xvfb import XvfbDisplay
+    from gui_agent.envs.factory import make_env
+
+    spec = task.environment
+    viewport = (spec.viewport.width, spec.viewport.height)
+    width, height = screen_size_for(viewport)
+    xvfb = XvfbDisplay(width=width, height=height)
+    display = xvfb.start()
+    env = None
+    try:
+        env = make_env(task, headless=False, display=display, window_size=(width, height))
+        env.extra_args = (*env.extra_args, "--window-position=0,0")
+        obs, _ = env.reset(seed=seed, options={"setup": list(task.setup)})
+        capture = ScreenCapture(display, width=width, height=height)
+        try:
+            deadline = time.monotonic() + timeout_s
+            while True:  # the headed window paints a moment after the page is ready
+                page = env.observe()
+                origin = locate_page(capture.grab(), page.screenshot)
+                if origin is not None or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+        finally:
+            capture.close()
+        if origin is None:
+            raise EnvError(f"task {task.id}: the page did not show on the browser's display {display}")
+        return BrowserDesktop(env=env, xvfb=xvfb, page_origin=origin, obs=page)
+    except BaseException:
+        if env is not None:
+            env.close()
+        xvfb.stop()
+        raise

@@ -1,0 +1,93 @@
+"""A browser task on the station: a headed Chromium alone on its own Xvfb, served over VNC,
+clicked through XTEST as the annotator's VNC input would be, judged by the task's own
+evaluator, and replayable with ``gui-agent replay`` (the page's place on the screen is kept)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from gui_agent.actions import Click
+from gui_agent.envs.desktop.xdotool_input import XdotoolInput
+from gui_agent.episode import read_episode
+from gui_agent.episode.format import EPISODE_FILE
+from tests.paths import REPO, TASKS
+from tests.station.test_live_api import _listening_addresses
+
+pytestmark = pytest.mark.slow  # Xvfb, headed Chromium, x11vnc
+
+CLICK_BUTTON = TASKS / "miniwob" / "click-button.yaml"
+#: The button the page asks for, in page pixels (the page writes a new one per seed).
+ASKED_BUTTON_JS = """(() => {
+  const word = document.querySelector('#query').textContent.match(/"(.*)"/)[1];
+  const b = [...document.querySelectorAll('#area button')].find(b => b.textContent.trim() === word);
+  const r = b.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+})()"""
+
+
+def _click_on_screen(display: str, x: float, y: float) -> None:
+    xdotool = XdotoolInput(display)
+    xdotool.start()
+    try:
+        xdotool.perform(Click(int(x), int(y)))
+    finally:
+        xdotool.stop()
+
+
+def test_a_browser_task_is_recorded_judged_and_replayed(tmp_path: Path) -> None:
+    from tests.station.station_server import running_station
+
+    dataset = tmp_path / "dataset"
+    with running_station([CLICK_BUTTON], dataset, annotators=1, repeats=2) as server:
+        auth = server.bearer("annotator1")
+        right, wrong = (item.item_id for item in server.items_of("annotator1"))
+
+        # The right button: the evaluator agrees with the annotator.
+        api = f"{server.url}/api/items/{right}"
+        taken = requests.post(api + "/take", headers=auth)
+        assert taken.status_code == 200, taken.text
+        assert taken.json()["instruction"].startswith("Click on the")
+        live = server.station.live[right]
+        assert _listening_addresses(live.vnc_port) == {"0100007F"}
+        origin = live.browser.page_origin
+        assert origin[1] > 0  # the page sits under the browser's toolbar
+        x, y = live.env.evaluate_js(ASKED_BUTTON_JS)
+        assert requests.post(api + "/start", headers=auth).status_code == 200
+        time.sleep(0.5)
+        _click_on_screen(live.display, origin[0] + x, origin[1] + y)
+        time.sleep(1.0)
+        finished = requests.post(api + "/finish", json={"success": True}, headers=auth)
+        assert finished.status_code == 200, finished.text
+        assert finished.json()["outcome"]["success"] is True and finished.json()["outcome"]["disagreement"] is False
+        episode_dir = dataset / finished.json()["item"]["episode"]
+        episode = read_episode(episode_dir)
+        assert episode.meta.env.kind == "browser" and episode.meta.env.app == "chromium"
+        assert episode.meta.labels["page_origin"] == list(origin)
+        clicks = [s.action for s in episode.steps if s.action["kind"] == "click"]
+        assert len(clicks) == 1 and abs(clicks[0]["y"] - (origin[1] + y)) <= 1  # screen pixels, as recorded
+
+        # A wrong button, though the annotator says success: the evaluator marks it failed.
+        api = f"{server.url}/api/items/{wrong}"
+        assert requests.post(api + "/take", headers=auth).status_code == 200
+        live = server.station.live[wrong]
+        assert requests.post(api + "/start", headers=auth).status_code == 200
+        time.sleep(0.5)
+        _click_on_screen(live.display, live.browser.page_origin[0] + 80, live.browser.page_origin[1] + 20)  # the instruction bar
+        time.sleep(1.0)
+        outcome = requests.post(api + "/finish", json={"success": True}, headers=auth).json()["outcome"]
+        assert outcome["success"] is False and outcome["disagreement"] is True
+    assert not server.station.live  # every desktop was closed
+
+    # The replayer moves the recorded screen points into page pixels with the kept origin.
+    replays = tmp_path / "replays"
+    replayed = subprocess.run([sys.executable, "-m", "gui_agent", "replay", str(episode_dir), "--out", str(replays), "--quiet"],
+                              cwd=REPO, capture_output=True, text=True, timeout=180)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    (replay_dir,) = [p.parent for p in replays.rglob(EPISODE_FILE)]
+    assert read_episode(replay_dir).meta.outcome.success is True
