@@ -176,6 +176,7 @@ class BrowserRecording:
         while not s.stop_requested.is_set():
             self.pump(s.config.tick_s)
             s.process()
+            s.pause_if_idle()
             if s.screen.error:
                 s.request_stop("screen")
             if end is not None and time.monotonic() >= end:

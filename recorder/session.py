@@ -81,6 +81,11 @@ class SessionConfig:
     frame_format: FrameFormat = "webp"
     #: Extra episode labels written at start (e.g. ``seed`` of a MiniWoB++ page).
     labels: dict[str, Any] = field(default_factory=dict)
+    #: Pause by itself after this many seconds without mouse or keyboard input (None: never),
+    #: so a person who walked away leaves no long idle stretch in the episode. Only a resume
+    #: (chord, signal, the station's button) ends such a pause: the input that would end it
+    #: might land on a screen not captured meanwhile.
+    idle_pause_s: float | None = None
 
 
 class RecordingSession:
@@ -101,6 +106,9 @@ class RecordingSession:
         self._anchor_frames: dict[int, Frame | None] = {}
         self._typing_run_t: float | None = None
         self.paused = False
+        #: Why the recording is paused: "idle" when :attr:`SessionConfig.idle_pause_s` paused it.
+        self.pause_reason: str | None = None
+        self.last_input = time.monotonic()
         self.stop_requested = threading.Event()
         self.stop_reason: str | None = None
         self.reducer = Reducer(config.reduce)
@@ -167,8 +175,19 @@ class RecordingSession:
         self.stop_reason = self.stop_reason or reason
         self.stop_requested.set()
 
-    def toggle_pause(self) -> None:
+    def toggle_pause(self, reason: str = "paused") -> None:
         self.paused = not self.paused
+        self.pause_reason = reason if self.paused else None
+        if not self.paused:
+            self.last_input = time.monotonic()  # the idle clock starts again at a resume
+
+    def pause_if_idle(self) -> bool:
+        """Pause when no input came for ``idle_pause_s``; True when this call paused."""
+        limit = self.config.idle_pause_s
+        if self.paused or not limit or time.monotonic() - self.last_input < limit:
+            return False
+        self.toggle_pause("idle")
+        return True
 
     def run(self, duration_s: float | None = None) -> str:
         """Process input until stopped (chord, signal, ``duration_s``, or a screen error)."""
@@ -176,6 +195,7 @@ class RecordingSession:
         while not self.stop_requested.is_set():
             self.stop_requested.wait(self.config.tick_s)
             self.process()
+            self.pause_if_idle()
             if self.screen.error:
                 self.request_stop("screen")
             if end is not None and time.monotonic() >= end:
@@ -217,6 +237,7 @@ class RecordingSession:
 
     # ------------------------------------------------------------------ listener side
     def _sink(self, event: RawEvent) -> None:
+        self.last_input = time.monotonic()
         if event.kind in ("key_down", "key_up") and event.key:
             if event.key in MODIFIERS:
                 (self._held.add if event.kind == "key_down" else self._held.discard)(event.key)

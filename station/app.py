@@ -112,10 +112,11 @@ def _error(status: int, message: str) -> JSONResponse:
 class Station:
     """The app's state: accounts, queue, the live desktops of taken items."""
 
-    def __init__(self, accounts: Accounts, queue: TaskQueue, tasks: dict[str, Any]):
+    def __init__(self, accounts: Accounts, queue: TaskQueue, tasks: dict[str, Any], *, idle_pause_s: float | None = None):
         self.accounts = accounts
         self.queue = queue
         self.tasks = tasks  # task file (str) -> loaded Task
+        self.idle_pause_s = idle_pause_s  # a recording pauses after this long without input
         self.live: dict[str, LiveDesktop] = {}
         self.busy: set[str] = set()  # items with an action in progress
 
@@ -147,7 +148,9 @@ class Station:
     def describe(self, item: Item) -> dict[str, Any]:
         live = self.live.get(item.item_id)
         return {**item.public(), "live": live.state if live is not None else None,
+                "instruction": live.instruction if live is not None and live.instruction else item.instruction,
                 "paused": live.paused if live is not None else False,
+                "pause_reason": live.pause_reason if live is not None else None,
                 "paused_for_viewers": bool(live is not None and live.paused and live.paused_for_viewers),
                 "episode_available": self.episode_dir(item) is not None}
 
@@ -159,7 +162,8 @@ class Station:
         if existing is not None and existing.state in ("ready", "recording"):
             return existing
         live = LiveDesktop(item_id=item.item_id, task=self.tasks[item.task_file], task_file=Path(item.task_file),
-                           seed=item.seed, annotator=item.annotator, repeat=item.repeat, dataset=self.queue.dataset)
+                           seed=item.seed, annotator=item.annotator, repeat=item.repeat, dataset=self.queue.dataset,
+                           idle_pause_s=self.idle_pause_s)
         live.open()
         self.queue.take(item.item_id)
         self.live[item.item_id] = live

@@ -74,7 +74,8 @@ def start_x11vnc(display: str, *, log_path: Path, timeout_s: float = 15.0) -> tu
 class LiveDesktop:
     """A taken item's desktop. Blocking methods: call them from a worker thread."""
 
-    def __init__(self, *, item_id: str, task: Task, task_file: Path, seed: int, annotator: str, repeat: int, dataset: Path):
+    def __init__(self, *, item_id: str, task: Task, task_file: Path, seed: int, annotator: str, repeat: int, dataset: Path,
+                 idle_pause_s: float | None = None):
         self.item_id = item_id
         self.task = task
         self.task_file = Path(task_file)
@@ -82,6 +83,7 @@ class LiveDesktop:
         self.annotator = annotator
         self.repeat = repeat
         self.dataset = Path(dataset)
+        self.idle_pause_s = idle_pause_s
         self.env: Any = None
         self.browser: Any = None  # a browser task's BrowserDesktop (its Xvfb and headed Chromium)
         self.vnc: OwnedProcess | None = None
@@ -146,7 +148,7 @@ class LiveDesktop:
             app = "chromium" if self.kind == "browser" else ",".join(getattr(self.task.environment, "apps", ())) or None
             config = SessionConfig(
                 task=self.instruction, out_dir=self.dataset, task_id=self.task.id, display=self.display,
-                annotator=self.annotator, env_kind=self.kind, app=app, labels=labels,
+                annotator=self.annotator, env_kind=self.kind, app=app, labels=labels, idle_pause_s=self.idle_pause_s,
             )
             with _RECORDER_START:
                 session = RecordingSession(config)
@@ -165,7 +167,7 @@ class LiveDesktop:
         with self._viewer_lock:
             self.viewers += 1
             if self.state == "recording" and self.paused_for_viewers and self.session.paused:
-                self.session.toggle_pause()
+                self.session.toggle_pause()  # resumes
             self.paused_for_viewers = False
 
     def viewer_left(self) -> None:
@@ -173,7 +175,7 @@ class LiveDesktop:
         with self._viewer_lock:
             self.viewers = max(0, self.viewers - 1)
             if self.viewers == 0 and self.state == "recording" and not self.session.paused:
-                self.session.toggle_pause()
+                self.session.toggle_pause("no one is watching the desktop")
                 self.paused_for_viewers = True
 
     def toggle_pause(self) -> bool:
@@ -181,13 +183,18 @@ class LiveDesktop:
         with self._lock:
             if self.state != "recording":
                 raise LiveError(f"cannot pause: the task is {self.state}")
-            self.session.toggle_pause()
+            self.session.toggle_pause("by the annotator")
             self.paused_for_viewers = False
             return bool(self.session.paused)
 
     @property
     def paused(self) -> bool:
         return bool(getattr(self.session, "paused", False)) and self.state == "recording"
+
+    @property
+    def pause_reason(self) -> str | None:
+        """Why the recording is paused (``idle``, ``by the annotator``, ...); None when it is not."""
+        return self.session.pause_reason if self.paused else None
 
     @property
     def episode_path(self) -> Path | None:

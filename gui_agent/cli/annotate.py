@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     who.add_argument("--annotators", type=int, default=2, help="annotator accounts to create, with fresh tokens (default: 2)")
     who.add_argument("--tokens-file", type=Path, help="read accounts from this file instead (NAME TOKEN [ROLE] lines)")
     parser.add_argument("--repeats", type=int, default=1, help="how many times each task is recorded (default: 1)")
+    parser.add_argument("--idle-pause", type=float, default=300.0, metavar="SECONDS",
+                        help="pause a recording after this long without mouse or keyboard input; the annotator "
+                        "resumes it with the Resume button (default: 300; 0: never)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     parser.add_argument("--port", type=int, default=8765, help="port (default: 8765)")
     parser.add_argument("--list-accepted", action="store_true",
@@ -44,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_file: Path | None = None, repeats: int = 1):
+def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_file: Path | None = None, repeats: int = 1,
+                  idle_pause_s: float | None = 300.0):
     """The accounts, queue and app for these arguments (ValueError on bad input)."""
     from gui_agent.evaluate.suite import resolve_suite
     from gui_agent.task import load_task
@@ -59,7 +63,9 @@ def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_fi
     accounts = load_accounts(tokens_file) if tokens_file is not None else generate_accounts(annotators)
     recover_unfinished(out)
     queue = TaskQueue.open(out, [(Path(f), t.id, t.instruction or "") for f, t in tasks.items()], accounts.annotators, repeats=repeats)
-    station = Station(accounts, queue, tasks)
+    if idle_pause_s is not None and idle_pause_s < 0:
+        raise ValueError("--idle-pause must be 0 (never) or a number of seconds")
+    station = Station(accounts, queue, tasks, idle_pause_s=idle_pause_s or None)
     return station, create_app(station)
 
 
@@ -105,7 +111,7 @@ def handle(args: argparse.Namespace) -> int:
 
     try:
         station, app = build_station(args.suite, args.out, annotators=args.annotators, tokens_file=args.tokens_file,
-                                     repeats=args.repeats)
+                                     repeats=args.repeats, idle_pause_s=args.idle_pause)
     except (ValueError, OSError, GuiAgentError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -38,6 +38,15 @@ async function act(name, body, busy) {
   }
 }
 
+function showPause(paused, reason) {
+  buttons.pause.textContent = paused ? "Resume" : "Pause";
+  document.body.dataset.paused = String(paused);
+  if (document.body.dataset.state !== "recording") return;
+  status.textContent = !paused ? "recording"
+    : reason === "idle" ? "paused: no input for a while, nothing is recorded. Press Resume to go on."
+    : "paused: nothing is recorded";
+}
+
 async function load() {
   const response = await fetch(api, { credentials: "same-origin" });
   if (!response.ok) { status.textContent = "no such task"; return; }
@@ -46,20 +55,28 @@ async function load() {
   document.getElementById("instruction").textContent = item.instruction;
   show(item.live || item.status);
   if (item.live === "ready" || item.live === "recording") connect();  // a view back resumes a recording its tab's closing paused
-  if (item.paused && !item.paused_for_viewers) { buttons.pause.textContent = "Resume"; document.body.dataset.paused = "true"; }
+  if (item.paused && !item.paused_for_viewers) showPause(true, item.pause_reason);
 }
 
+// While recording, the station may pause by itself (no input for --idle-pause seconds): show it.
+setInterval(async () => {
+  if (document.body.dataset.state !== "recording") return;
+  const response = await fetch(api, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const item = await response.json();
+  if (item.live === "recording" && item.paused !== (document.body.dataset.paused === "true")) showPause(item.paused, item.pause_reason);
+}, 2000);
+
 buttons.take.addEventListener("click", async () => {
-  await act("take", {}, "building the desktop…");
+  const data = await act("take", {}, "building the desktop…");
+  if (data.instruction) document.getElementById("instruction").textContent = data.instruction;
   show("ready");
   connect();
 });
 buttons.start.addEventListener("click", async () => { await act("start", {}, "starting…"); show("recording"); });
 buttons.pause.addEventListener("click", async () => {
   const data = await act("pause", {}, "…");
-  buttons.pause.textContent = data.paused ? "Resume" : "Pause";
-  status.textContent = data.paused ? "paused: nothing is recorded" : "recording";
-  document.body.dataset.paused = String(data.paused);
+  showPause(data.paused, data.item.pause_reason);
 });
 function notes() { return document.getElementById("notes").value || null; }
 function done(data) {

@@ -91,3 +91,36 @@ def test_a_browser_task_is_recorded_judged_and_replayed(tmp_path: Path) -> None:
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     (replay_dir,) = [p.parent for p in replays.rglob(EPISODE_FILE)]
     assert read_episode(replay_dir).meta.outcome.success is True
+
+
+def test_an_idle_recording_pauses_until_resumed(tmp_path: Path) -> None:
+    """No input for ``idle_pause_s``: the recording pauses by itself, input meanwhile is not
+    recorded, and only Resume ends the pause."""
+    from tests.station.station_server import running_station
+
+    with running_station([CLICK_BUTTON], tmp_path / "dataset", annotators=1, idle_pause_s=1.0) as server:
+        auth = server.bearer("annotator1")
+        item = server.items_of("annotator1")[0].item_id
+        api = f"{server.url}/api/items/{item}"
+        assert requests.post(api + "/take", headers=auth).status_code == 200
+        assert requests.post(api + "/start", headers=auth).status_code == 200
+        live = server.station.live[item]
+        ox, oy = live.browser.page_origin
+        deadline = time.monotonic() + 10
+        while not requests.get(api, headers=auth).json()["paused"]:
+            assert time.monotonic() < deadline, "the idle recording never paused"
+            time.sleep(0.2)
+        shown = requests.get(api, headers=auth).json()
+        assert shown["pause_reason"] == "idle" and shown["live"] == "recording"
+        _click_on_screen(live.display, ox + 150, oy + 200)  # while paused: not recorded, and no resume
+        time.sleep(0.5)
+        assert requests.get(api, headers=auth).json()["paused"] is True
+        resumed = requests.post(api + "/pause", headers=auth).json()
+        assert resumed["paused"] is False and resumed["item"]["pause_reason"] is None
+        _click_on_screen(live.display, ox + 10, oy + 205)
+        time.sleep(0.3)
+        finished = requests.post(api + "/finish", json={"success": False}, headers=auth)
+        assert finished.status_code == 200, finished.text
+        episode = read_episode(tmp_path / "dataset" / finished.json()["item"]["episode"])
+    clicks = [(s.action["x"], s.action["y"]) for s in episode.steps if s.action["kind"] == "click"]
+    assert clicks == [(ox + 10, oy + 205)]
