@@ -4,6 +4,7 @@ desktop with locally made inputs: the desktop oracle passes, doing nothing fails
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,3 +56,35 @@ def test_imported_task_passes_with_the_oracle_and_fails_untouched(name: str, tmp
     assert code == 0, (printed, episode.meta.outcome)
     wrong = run_episode(load_task(task_file), DoNothing(), out_dir=tmp_path / "wrong")
     assert not wrong.success and wrong.termination == "done", wrong.detail
+
+
+
+#: Imported tasks the desktop oracle has no script for -> the scripted solutions (policy
+#: specs for ``gui-agent run``) that must pass and must fail, and what the check must have
+#: observed after the wrong one (so it failed for the wrong work, not for no work).
+SCRIPTED = {
+    "thunderbird-10a730d5-d414-4b40-b479-684bed1ae522": (
+        "py:tests.task.osworld_scripted_solutions:right_solution",
+        "py:tests.task.osworld_scripted_solutions:wrong_solution",
+        {"extensions.activeThemeID": "thunderbird-compact-light@mozilla.org"},
+    ),
+}
+
+
+def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
+    """``gui-agent run`` of ``task_file`` with the policy ``spec``: its exit code and the episode's outcome."""
+    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
+    capsys.readouterr()
+    return code, read_episode(next(runs.iterdir())).meta.outcome
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SCRIPTED)
+def test_imported_task_passes_scripted_right_and_fails_scripted_wrong(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    right, wrong, wrong_observed = SCRIPTED[name]
+    task_file = imported(name, tmp_path / "tasks")
+    code, outcome = run_cli(task_file, right, tmp_path / "right", capsys)
+    assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
+    code, outcome = run_cli(task_file, wrong, tmp_path / "wrong", capsys)
+    assert (code, outcome.termination, outcome.success) == (1, "done", False), outcome
+    assert outcome.detail["observed"].items() >= wrong_observed.items(), outcome.detail
