@@ -95,6 +95,49 @@ INJECT_JS = r"""
 """
 
 
+class TargetReports:
+    """The page script's reports for one recording: each action's target, and the mask
+    while a password field has the focus.
+
+    :meth:`on_report` is the ``__guiRecord`` binding's callback (any thread);
+    :meth:`target_for` is the session's ``target_for`` hook. Used by
+    :class:`BrowserRecording` and by the annotation station's browser tasks, whose
+    browser is the task's own environment.
+    """
+
+    def __init__(self, session: RecordingSession, *, match_px: int = 3):
+        self.session = session
+        self.match_px = match_px
+        self.reports: list[tuple[float, dict[str, Any]]] = []
+        session.target_for = self.target_for
+
+    def on_report(self, source: Any, payload: dict[str, Any]) -> None:
+        t = self.session.clock.now()
+        if payload.get("kind") == "focus":
+            self.session.mask.force("password-field", bool(payload.get("password")))
+            return
+        self.reports.append((t, payload))
+        if len(self.reports) > 2000:
+            del self.reports[:1000]
+
+    def target_for(self, r: Reduced) -> dict[str, Any] | None:
+        action = r.action
+        kind = {"click": "down", "drag": "down", "scroll": "scroll", "type": "key", "hotkey": "key"}.get(action.kind)
+        if kind is None:
+            return None
+        x = getattr(action, "x", getattr(action, "x1", None))
+        y = getattr(action, "y", getattr(action, "y1", None))
+        best = None
+        for t, report in self.reports:
+            if report.get("kind") != kind or not -0.5 <= t - r.t <= 3.0 or report.get("target") is None:
+                continue
+            if kind != "key" and (abs(report["x"] - x) > self.match_px or abs(report["y"] - y) > self.match_px):
+                continue
+            if best is None or abs(t - r.t) < abs(best[0] - r.t):
+                best = (t, report)
+        return best[1]["target"] if best else None
+
+
 class BrowserRecording:
     """A recording session plus a headed Chromium at ``url`` reporting action targets."""
 
@@ -106,10 +149,8 @@ class BrowserRecording:
             raise ValueError("--seed applies to MiniWoB++ pages only (--browser miniwob:TASK)")
         self.url = url
         self.session = RecordingSession(config)
-        self.session.target_for = self.target_for
+        self.targets = TargetReports(self.session, match_px=match_px)
         self.window_size = window_size
-        self.match_px = match_px
-        self.reports: list[tuple[float, dict[str, Any]]] = []
         self._chromium: ChromiumProcess | None = None
         self._pw: Any = None
         self.page: Any = None
@@ -124,7 +165,7 @@ class BrowserRecording:
             self._pw = sync_playwright().start()
             browser = self._pw.chromium.connect_over_cdp(self._chromium.cdp_url)
             context = browser.new_context(no_viewport=True)
-            context.expose_binding("__guiRecord", self._on_report)
+            context.expose_binding("__guiRecord", self.targets.on_report)
             context.add_init_script(INJECT_JS)
             self.page = context.new_page()
             self.page.goto(self.url if self.miniwob is None else self.miniwob.file_url)
@@ -154,15 +195,6 @@ class BrowserRecording:
         except Exception:  # noqa: BLE001 - the annotator closed the page: no verdict
             return None
 
-    def _on_report(self, source: Any, payload: dict[str, Any]) -> None:
-        t = self.session.clock.now()
-        if payload.get("kind") == "focus":
-            self.session.mask.force("password-field", bool(payload.get("password")))
-            return
-        self.reports.append((t, payload))
-        if len(self.reports) > 2000:
-            del self.reports[:1000]
-
     def pump(self, seconds: float) -> None:
         """Let Playwright deliver reports for ``seconds`` (or just sleep if the page is gone)."""
         try:
@@ -186,23 +218,6 @@ class BrowserRecording:
     def stop_capture(self) -> None:
         self.pump(0.2)  # reports of the last actions
         self.session.stop_capture()
-
-    def target_for(self, r: Reduced) -> dict[str, Any] | None:
-        action = r.action
-        kind = {"click": "down", "drag": "down", "scroll": "scroll", "type": "key", "hotkey": "key"}.get(action.kind)
-        if kind is None:
-            return None
-        x = getattr(action, "x", getattr(action, "x1", None))
-        y = getattr(action, "y", getattr(action, "y1", None))
-        best = None
-        for t, report in self.reports:
-            if report.get("kind") != kind or not -0.5 <= t - r.t <= 3.0 or report.get("target") is None:
-                continue
-            if kind != "key" and (abs(report["x"] - x) > self.match_px or abs(report["y"] - y) > self.match_px):
-                continue
-            if best is None or abs(t - r.t) < abs(best[0] - r.t):
-                best = (t, report)
-        return best[1]["target"] if best else None
 
     def close(self) -> None:
         if self._pw is not None:

@@ -6,6 +6,10 @@ the station serves the display over VNC as it does a desktop's. The annotator se
 browser's own toolbar; the recorder records screen pixels, as ``gui-agent record
 --browser`` does.
 
+The recorder's page script (:data:`recorder.browser.INJECT_JS`) runs in the task's pages,
+as in ``gui-agent record --browser``: each action gets its target element, and keys are
+masked while a password field has the focus, from before the recording starts.
+
 Where the page sits on the screen is found once, after reset, by looking for the page's
 own screenshot in a grab of the screen: it needs no click and no guess about the
 toolbar's height. The episode keeps it as ``labels.page_origin`` ([x, y], screen pixels of
@@ -14,7 +18,7 @@ the page's (0, 0)), which the replayer uses to move recorded points into page pi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -34,12 +38,44 @@ class BrowserDesktop:
 
     env: Any
     xvfb: Any
-    page_origin: tuple[int, int]
-    obs: Any
+    page_origin: tuple[int, int] = (0, 0)
+    obs: Any = None
+    #: Whether a password field has the focus now (the page script says).
+    password_focused: bool = False
+    targets: Any = field(default=None, repr=False)  # the recording's TargetReports, once started
 
     @property
     def display(self) -> str:
         return self.xvfb.name
+
+    def on_report(self, source: Any, payload: dict[str, Any]) -> None:
+        """The page script's binding (on Playwright's thread): to the recording, if any."""
+        if payload.get("kind") == "focus":
+            self.password_focused = bool(payload.get("password"))
+        targets = self.targets
+        if targets is not None:
+            targets.on_report(source, payload)
+
+    def attach(self, session: Any) -> None:
+        """Give ``session`` the page's targets and its password mask (on now if a password
+        field already has the focus)."""
+        from recorder.browser import TargetReports
+
+        self.targets = TargetReports(session)
+        session.mask.force("password-field", self.password_focused)
+
+    def install_page_script(self) -> None:
+        """The recorder's page script in this page and every later one of the context."""
+        from recorder.browser import INJECT_JS
+
+        async def install(page: Any) -> None:
+            await page.context.expose_binding("__guiRecord", self.on_report)
+            await page.context.add_init_script(INJECT_JS)
+            await page.evaluate(INJECT_JS)
+            if await page.evaluate("document.activeElement instanceof HTMLInputElement && document.activeElement.type === 'password'"):
+                self.password_focused = True
+
+        self.env.call_in_browser(install, what="installing the recorder's page script")
 
     def close(self) -> None:
         try:
@@ -91,7 +127,9 @@ def open_browser_task(task: Task, *, seed: int, timeout_s: float = 10.0) -> Brow
     try:
         env = make_env(task, headless=False, display=display, window_size=(width, height))
         env.extra_args = (*env.extra_args, "--window-position=0,0")
-        obs, _ = env.reset(seed=seed, options={"setup": list(task.setup)})
+        env.reset(seed=seed, options={"setup": list(task.setup)})
+        desktop = BrowserDesktop(env=env, xvfb=xvfb)
+        desktop.install_page_script()
         capture = ScreenCapture(display, width=width, height=height)
         try:
             deadline = time.monotonic() + timeout_s
@@ -105,7 +143,8 @@ def open_browser_task(task: Task, *, seed: int, timeout_s: float = 10.0) -> Brow
             capture.close()
         if origin is None:
             raise EnvError(f"task {task.id}: the page did not show on the browser's display {display}")
-        return BrowserDesktop(env=env, xvfb=xvfb, page_origin=origin, obs=page)
+        desktop.page_origin, desktop.obs = origin, page
+        return desktop
     except BaseException:
         if env is not None:
             env.close()

@@ -152,6 +152,8 @@ class LiveDesktop:
             )
             with _RECORDER_START:
                 session = RecordingSession(config)
+                if self.browser is not None:
+                    self.browser.attach(session)  # targets and the password mask from the page
                 path = session.start()
             self.session = session
             self._thread = threading.Thread(target=session.run, name=f"station-recorder-{self.item_id}", daemon=True)

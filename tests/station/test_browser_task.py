@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from gui_agent.actions import Click
+from gui_agent.actions import Click, Type
 from gui_agent.envs.desktop.xdotool_input import XdotoolInput
 from gui_agent.episode import read_episode
 from gui_agent.episode.format import EPISODE_FILE
@@ -71,6 +71,8 @@ def test_a_browser_task_is_recorded_judged_and_replayed(tmp_path: Path) -> None:
         assert episode.meta.labels["page_origin"] == list(origin)
         clicks = [s.action for s in episode.steps if s.action["kind"] == "click"]
         assert len(clicks) == 1 and abs(clicks[0]["y"] - (origin[1] + y)) <= 1  # screen pixels, as recorded
+        (click_step,) = [s for s in episode.steps if s.action["kind"] == "click"]
+        assert click_step.target["tag"] == "button"  # the recorder's page script ran in the task's page
 
         # A wrong button, though the annotator says success: the evaluator marks it failed.
         api = f"{server.url}/api/items/{wrong}"
@@ -124,3 +126,53 @@ def test_an_idle_recording_pauses_until_resumed(tmp_path: Path) -> None:
         episode = read_episode(tmp_path / "dataset" / finished.json()["item"]["episode"])
     clicks = [(s.action["x"], s.action["y"]) for s in episode.steps if s.action["kind"] == "click"]
     assert clicks == [(ox + 10, oy + 205)]
+
+
+#: A page whose title the recorder's title mask does not match: only the password field's
+#: focus masks the keys.
+FORM_PAGE = """<!doctype html><title>Account form</title>
+<p>Fill in the form.</p><input id="user" placeholder="user name"><br><input id="pass" type="password">"""
+FORM_TASK = """id: station.account-form
+instruction: Type visible-name as the user name and a password.
+environment: {kind: browser, url: "PAGE", viewport: {width: 400, height: 200}}
+evaluator:
+  element_value: {selector: "#user", equals: visible-name}
+"""
+
+
+def test_a_password_typed_into_a_browser_task_is_never_written(tmp_path: Path) -> None:
+    from tests.station.station_server import running_station
+
+    page = tmp_path / "form.html"
+    page.write_text(FORM_PAGE)
+    task_file = tmp_path / "form.yaml"
+    task_file.write_text(FORM_TASK.replace("PAGE", page.as_uri()))
+    dataset = tmp_path / "dataset"
+    with running_station([task_file], dataset, annotators=1) as server:
+        auth = server.bearer("annotator1")
+        item = server.items_of("annotator1")[0].item_id
+        api = f"{server.url}/api/items/{item}"
+        assert requests.post(api + "/take", headers=auth).status_code == 200
+        live = server.station.live[item]
+        ox, oy = live.browser.page_origin
+        user, password = (live.env.evaluate_js(f"document.querySelector('#{name}').getBoundingClientRect().toJSON()")
+                          for name in ("user", "pass"))
+        assert requests.post(api + "/start", headers=auth).status_code == 200
+        xdotool = XdotoolInput(live.display)
+        xdotool.start()
+        try:
+            for box, text in ((password, "Sw0rdfish"), (user, "visible-name")):
+                xdotool.perform(Click(int(ox + box["x"] + box["width"] / 2), int(oy + box["y"] + box["height"] / 2)))
+                time.sleep(0.4)
+                xdotool.perform(Type(text))
+                time.sleep(0.4)
+        finally:
+            xdotool.stop()
+        assert live.env.evaluate_js("document.querySelector('#pass').value") == "Sw0rdfish"  # it reached the page
+        finished = requests.post(api + "/finish", json={"success": True}, headers=auth)
+        assert finished.status_code == 200, finished.text
+        assert finished.json()["outcome"]["success"] is True
+    folder = dataset / finished.json()["item"]["episode"]
+    written = b"".join(p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
+    assert b"visible-name" in written  # the user name is kept as typed once the focus left the password
+    assert b"Sw0rdfish" not in written and b"Sw0rdfis" not in written
