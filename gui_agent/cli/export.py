@@ -18,11 +18,22 @@ examples:
   gui-agent export runs/ --out exports/all --format steps,sft --license cc-by-4.0
   gui-agent export recordings/ --out exports/video --video    # + screen.mp4 as datasets.Video
   gui-agent export runs/ --out exports/demo --push my-org/gui-trajectories --private
+  gui-agent export annotations/ --out annotations-hf          # a station's DATASET: what reviewers accepted
+  gui-agent export vm1/annotations vm2/annotations --out merged-hf   # several stations' DATASETs, merged
+  gui-agent export annotations/ --out drafts-hf --include-unreviewed  # + the episodes not reviewed yet
 
 formats (several may be given, comma-separated):
   steps   configs 'steps' (one row per step) and 'episodes' (one row per episode)
   sft     config 'sft': chat rows (system/user/assistant, screenshots) for fine-tuning VLMs
   reward  config 'reward': the replayer's reward samples (reward.jsonl files)
+
+A station's DATASET (a folder holding station.json, written by 'gui-agent annotate --out
+DATASET'), given or found below a given folder, brings only the episodes a reviewer
+accepted (the decision each episode keeps in labels.review); the rejected ones and those
+not reviewed are counted, not exported. --include-unreviewed exports the ones not reviewed
+too; rejected ones never. An episode folder named directly is exported as named. The same
+episode id in two DATASETs is exported once when the copies are the same episode, and is
+an error (exit 2) naming both folders when they are not.
 
 Typed text (and every other free text) is scrubbed of emails, phone numbers, card numbers
 (Luhn-checked) and secrets unless --no-scrub: the lines of --secrets-file, the hub token
@@ -67,6 +78,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--sft-history", type=int, default=5, help="previous actions listed in sft rows (default: 5)")
     parser.add_argument("--shard-size", type=int, default=500, help="Parquet shard size in MB (default: 500)")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier export in --out")
+    parser.add_argument("--include-unreviewed", action="store_true",
+                        help="from a station's DATASET, export the episodes no reviewer decided on too "
+                        "(default: only the accepted ones; rejected ones never)")
     hub = parser.add_argument_group("hub")
     hub.add_argument("--push", metavar="REPO_ID", help="then create or update this dataset repo on the hub")
     hub.add_argument("--private", action="store_true", help="make the repo private")
@@ -116,6 +130,7 @@ def handle(args: argparse.Namespace) -> int:
             video=args.video,
             sft=SftOptions(action_format=args.action_format, images=args.sft_images, history=args.sft_history),
             overwrite=args.overwrite,
+            include_unreviewed=args.include_unreviewed,
             shard_bytes=max(1, args.shard_size) * 1024 * 1024,
         )
         report = _run_with_progress(err, args.quiet, lambda on_progress: export_dataset(
@@ -129,6 +144,11 @@ def handle(args: argparse.Namespace) -> int:
         console.print(f"[yellow]skipped sample[/yellow] {escape(_redact(line, token))}", soft_wrap=True)
     for line in report.video_problems:
         console.print(f"[yellow]video left out[/yellow] {escape(_redact(line, token))}", soft_wrap=True)
+    for station in report.stations:
+        if station.exported:
+            console.print(escape(station.line()), soft_wrap=True)
+        else:
+            console.print(f"[yellow]{escape(station.nothing_chosen())}[/yellow]", soft_wrap=True)
     sizes = ", ".join(
         f"{config}: " + " / ".join(f"{split} {r.num_rows}" for split, r in per.items()) for config, per in report.results.items()
     )

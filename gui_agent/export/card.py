@@ -35,7 +35,9 @@ from gui_agent.export.shards import SplitResult
 
 CONFIG_DESCRIPTIONS = {
     STEPS: "one row per step: the screenshot before it (`image`), the action as structured fields "
-    "(`action`) and as text (`action_text`), the instruction, thought, target, reward and episode id",
+    "(`action`) and as text (`action_text`), the instruction, thought, target, reward and episode id; "
+    "`mistake` is true where a reviewer marked the step a mistake (their note is `info.note`), "
+    "so `ds.filter(lambda row: not row[\"mistake\"])` keeps the steps worth imitating",
     EPISODES: "one row per episode: task, environment, who acted, outcome, labels, step count and "
     "the screen after the last step (`final_image`)",
     SFT: "chat rows for supervised fine-tuning of vision-language models (`images` + `messages`: "

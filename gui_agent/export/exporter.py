@@ -1,7 +1,9 @@
 """``export_dataset``: episode folders -> a hub dataset folder, streaming, in bounded memory.
 
 Two passes over the inputs. The first reads only each episode's ``episode.json`` (to skip
-the unusable ones and assign splits, which needs every episode's id and task); the second
+the unusable ones, keep only what reviewers accepted in a station's DATASET, stop on one id
+meaning two different episodes, and assign splits, which needs every episode's id and
+task) and runs before the output folder is touched; the second
 reads one episode at a time, checks its frames, and streams its rows into the Parquet
 writers of its split. Nothing grows with the number of episodes but a list of ids and the
 card's counters.
@@ -54,11 +56,12 @@ from gui_agent.export.shards import (
 )
 from gui_agent.export.sources import (
     Skipped,
-    find_episode_dirs,
+    find_episodes,
     load_episode,
     scan_metas,
 )
 from gui_agent.export.splits import SplitSpec, assign_splits
+from gui_agent.export.stations import StationTally
 
 #: Called as episodes finish: (episodes done, episodes to do, steps written so far).
 ProgressCallback = Callable[[int, int, int], None]
@@ -79,6 +82,8 @@ class ExportOptions:
         video: embed ``screen.mp4`` (when an episode has one) as a ``datasets.Video`` column.
         sft: how ``sft`` rows are built.
         overwrite: replace an earlier export in the output folder.
+        include_unreviewed: from a station's DATASET, export the episodes no reviewer
+            decided on as well as the accepted ones (rejected ones never).
     """
 
     formats: tuple[str, ...] = ("steps",)
@@ -90,6 +95,7 @@ class ExportOptions:
     video: bool = False
     sft: SftOptions = field(default_factory=SftOptions)
     overwrite: bool = False
+    include_unreviewed: bool = False
     shard_bytes: int = DEFAULT_SHARD_BYTES
     row_group_rows: int = DEFAULT_ROW_GROUP_ROWS
     row_group_bytes: int = DEFAULT_ROW_GROUP_BYTES
@@ -118,6 +124,8 @@ class ExportReport:
     skipped_samples: list[str] = field(default_factory=list)
     #: ``"<episode folder>: <why>"`` for each video (or time map) left out of an exported episode.
     video_problems: list[str] = field(default_factory=list)
+    #: What each station DATASET among the inputs gave (accepted, rejected, not reviewed).
+    stations: list[StationTally] = field(default_factory=list)
 
     @property
     def episodes(self) -> int:
@@ -156,6 +164,52 @@ def _read(path: Path) -> bytes:
     return path.read_bytes()
 
 
+@dataclass
+class _Scan:
+    """The first pass over the episode inputs: what to export, and what was left out."""
+
+    usable: list[tuple[Path, str, str]]  # (folder, episode id, task id)
+    skipped: list[Skipped]  # damaged, unfinished, duplicates: listed one by one
+    stations: dict[Path, StationTally]  # station DATASET -> its counts
+    station_of: dict[Path, Path]  # episode folder -> its station DATASET
+    #: kept station folders whose episode no reviewer decided on (exported with include_unreviewed)
+    unreviewed: set[Path]
+
+
+def _scan_episodes(inputs: Sequence[str | Path], include_unreviewed: bool) -> _Scan:
+    """Pass 1, before the output folder is touched: every input's ``episode.json``.
+
+    Raises:
+        ExportError: a missing input, a folder holding no episode, one id for two different
+            episodes where a station DATASET is involved.
+    """
+    from gui_agent.export.stations import review_decision
+
+    found = find_episodes(inputs)
+    scan = _Scan(usable=[], skipped=[], stations={}, station_of=found.stations, unreviewed=set())
+    for dataset in found.stations.values():
+        scan.stations.setdefault(dataset, StationTally(dataset, include_unreviewed=include_unreviewed))
+    for path, meta in scan_metas(found.dirs, stations=found.stations, include_unreviewed=include_unreviewed):
+        tally = scan.stations.get(found.stations.get(path))  # type: ignore[arg-type]
+        if isinstance(meta, Skipped):
+            if tally is not None:
+                if meta.kind == "rejected":
+                    tally.rejected += 1
+                elif meta.kind == "unreviewed":
+                    tally.unreviewed += 1
+                elif meta.kind == "copy":
+                    tally.copies += 1
+                else:
+                    tally.damaged += 1
+            if meta.kind == "damaged":
+                scan.skipped.append(meta)
+            continue
+        scan.usable.append((path, meta.episode_id, meta.task.id))
+        if tally is not None and review_decision(meta) == "unreviewed":
+            scan.unreviewed.add(path)
+    return scan
+
+
 class _Exporter:
     def __init__(self, out: Path, options: ExportOptions, on_progress: ProgressCallback | None):
         self.out = out
@@ -186,29 +240,35 @@ class _Exporter:
             for config in self.configs
         }
         self.steps_done = 0
+        self.stations: dict[Path, StationTally] = {}
         #: episode id -> split, shared by every config so an episode is in one split only.
         self.assignment: dict[str, str] = {}
 
     # -- episodes (steps, episodes, sft) -------------------------------------------------
-    def export_episodes(self, inputs: Sequence[str | Path]) -> None:
-        dirs = find_episode_dirs(inputs)
-        usable: list[tuple[Path, str, str]] = []  # (folder, episode id, task id): all pass 1 keeps
-        for path, meta in scan_metas(dirs):
-            if isinstance(meta, Skipped):
-                self.skipped.append(meta)
-            else:
-                usable.append((path, meta.episode_id, meta.task.id))
+    def export_episodes(self, scan: _Scan) -> None:
+        usable = scan.usable
+        self.skipped.extend(scan.skipped)
+        self.stations = scan.stations
         assignment = assign_splits([(episode_id, task_id) for _, episode_id, task_id in usable], self.options.split)
         self.assignment.update(assignment)
         total = len(usable)
         for done, (path, episode_id, _) in enumerate(usable, start=1):
             episode = load_episode(path)
+            tally = scan.stations.get(scan.station_of.get(path))  # type: ignore[arg-type]
             if isinstance(episode, Skipped):
                 self.skipped.append(episode)
             elif episode.meta.episode_id != episode_id:  # changed on disk since pass 1
                 self.skipped.append(Skipped(path, f"episode id changed during the export ({episode_id} -> {episode.meta.episode_id})"))
             else:
                 self._episode(episode, assignment[episode_id])
+                if tally is not None:
+                    if path in scan.unreviewed:
+                        tally.unreviewed_exported += 1
+                    else:
+                        tally.accepted += 1
+                tally = None
+            if tally is not None:
+                tally.damaged += 1
             if self.on_progress is not None:
                 self.on_progress(done, total, self.steps_done)
         self.summary.skipped_episodes = len(self.skipped)
@@ -388,7 +448,8 @@ class _Exporter:
     def finish(self) -> dict[str, dict[str, SplitResult]]:
         results = {config: {split: w.close() for split, w in per.items()} for config, per in self.writers.items()}
         if not any(r.num_rows for per in results.values() for r in per.values()):
-            reasons = "; ".join(f"{s.path}: {s.reason}" for s in self.skipped[:3]) or "no steps, episodes or samples"
+            stations = [t.nothing_chosen() for t in self.stations.values() if not t.exported]
+            reasons = "; ".join(stations + [f"{s.path}: {s.reason}" for s in self.skipped[:3]]) or "no steps, episodes or samples"
             more = f" (and {len(self.skipped) - 3} more)" if len(self.skipped) > 3 else ""
             raise NothingExportedError(f"nothing could be exported: {reasons}{more}")
         card = render_card(
@@ -420,10 +481,14 @@ def export_dataset(
     """Export episode folders (or folders of them) as a hub dataset in ``out``.
 
     Corrupt, unfinished and duplicate episodes are skipped and listed in the report; the
-    export itself fails only on bad options, an unusable output folder, or no input.
+    export itself fails only on bad options, an unusable output folder, or no input. From a
+    station's DATASET (a folder holding ``station.json``, given or found below a given
+    folder) only the episodes a reviewer accepted are exported (and, with
+    ``options.include_unreviewed``, the ones not reviewed); the report counts the rest.
 
     Raises:
-        ExportError: bad options, a missing input, an output folder that is in use.
+        ExportError: bad options, a missing input, an output folder that is in use, one
+            episode id for two different episodes where a station DATASET is involved.
     """
     out = Path(out)
     configs = options.configs()
@@ -436,13 +501,13 @@ def export_dataset(
     if REWARD in configs:
         if not reward_mod.find_reward_files(episodes):
             raise reward_mod.no_reward_data_error(episodes)
-    else:
-        find_episode_dirs(episodes)  # fail on bad inputs before touching the output folder
+    # Pass 1 fails on bad inputs before the output folder is touched.
+    scan = _scan_episodes(episodes, options.include_unreviewed) if any(c in configs for c in (STEPS, EPISODES, SFT)) else None
     _prepare_out(out, options.overwrite)
     exporter = _Exporter(out, options, on_progress)
     try:
-        if any(c in configs for c in (STEPS, EPISODES, SFT)):
-            exporter.export_episodes(episodes)
+        if scan is not None:
+            exporter.export_episodes(scan)
         if REWARD in configs:
             exporter.export_rewards(episodes)
         results = exporter.finish()
@@ -458,4 +523,5 @@ def export_dataset(
         skipped=exporter.skipped,
         skipped_samples=exporter.skipped_samples,
         video_problems=exporter.video_problems,
+        stations=list(exporter.stations.values()),
     )

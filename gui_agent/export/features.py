@@ -5,7 +5,9 @@ The action struct and the usage struct are *derived* from their definitions
 action field shows up in the export without anyone touching this file. Free-form
 mappings (a step's ``target``, ``info`` and ``timings``; an episode's ``labels`` and the
 evaluator's ``detail``) are JSON text in plain string columns: every Parquet reader
-understands them, and they round-trip exactly.
+understands them, and they round-trip exactly. One flag of ``info`` has a column of its
+own, ``mistake`` (a reviewer marked the step a mistake): it is what a trainer filters
+on, and a JSON text column cannot be filtered without parsing every row.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ def steps_features() -> Features:
             "timings": Value("string"),
             "events": List(Value("int64")),
             "info": Value("string"),
+            "mistake": Value("bool"),
             "episode_success": Value("bool"),
         }
     )

@@ -104,8 +104,30 @@ def step_row(
         "timings": to_json(step.timings),
         "events": list(step.events) if step.events is not None else None,
         "info": to_json(scrubber.value(step.info)),
+        "mistake": is_mistake(step.info),
         "episode_success": meta.outcome.success if meta.outcome is not None else None,
     }
+
+
+def is_mistake(info: dict[str, Any]) -> bool:
+    """Whether a reviewer marked the step a mistake (``info["mistake"] is True``)."""
+    return info.get("mistake") is True
+
+
+def info_from_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A step's ``info`` from its row: the ``info`` JSON, with the ``mistake`` column's say.
+
+    The column is derived from ``info`` on export, so the two agree unless someone edited
+    the dataset; then the column, the one people see and filter on, wins. A dataset from
+    before the column (no ``mistake`` in the row) keeps ``info`` as it is.
+    """
+    info = from_json(row.get("info")) or {}
+    mistake = row.get("mistake")
+    if mistake is True and not is_mistake(info):
+        info["mistake"] = True
+    elif mistake is False and is_mistake(info):
+        del info["mistake"]
+    return info
 
 
 def step_from_row(row: dict[str, Any]) -> StepRecord:
@@ -124,7 +146,7 @@ def step_from_row(row: dict[str, Any]) -> StepRecord:
         error=row.get("error"),
         timings=from_json(row.get("timings")) or {},
         events=tuple(row["events"]) if row.get("events") is not None else None,  # type: ignore[arg-type]
-        info=from_json(row.get("info")) or {},
+        info=info_from_row(row),
     )
 
 

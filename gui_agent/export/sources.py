@@ -3,7 +3,10 @@
 An export never aborts on a bad episode: whatever cannot be exported whole (unreadable
 episode.json, an unfinished ``recording``, a damaged step line, a missing or corrupt
 frame, a duplicate episode id) becomes a :class:`Skipped` with the reason, and the export
-goes on. Frames are checked *before* an episode's first row is written, so a skipped episode
+goes on. Inside an annotation station's DATASET (:mod:`.stations`) an episode no reviewer
+accepted is a :class:`Skipped` too, of kind ``rejected`` or ``unreviewed``; there an episode
+id met twice is exported once when the copies are the same (:mod:`.duplicates`) and stops the
+export when they are not, since neither can be chosen for the user. Frames are checked *before* an episode's first row is written, so a skipped episode
 leaves nothing half-written behind: a PNG by its chunk CRCs and end marker (cheap, and any
 flipped bit is caught); a lossless WebP by its RIFF size and a full decode (WebP carries no
 checksum, so truncation and undecodable damage are caught, a flipped bit only when it
@@ -13,15 +16,22 @@ breaks decoding).
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from PIL import Image
 
 from gui_agent.episode import Episode, EpisodeMeta, read_episode, read_meta
 from gui_agent.episode.format import EPISODE_FILE, FrameFormat, frame_format_of
 from gui_agent.errors import EpisodeFormatError, ExportError
+from gui_agent.export.duplicates import episode_difference
+from gui_agent.export.stations import is_station_dataset, review_decision
+
+#: Why an episode is left out: damaged or unfinished (listed one by one), not accepted in a
+#: station DATASET, or an identical copy of one exported from another folder (both counted).
+SkipKind = Literal["damaged", "rejected", "unreviewed", "copy"]
 
 
 @dataclass(frozen=True)
@@ -30,15 +40,37 @@ class Skipped:
 
     path: Path
     reason: str
+    kind: SkipKind = "damaged"
 
 
-def find_episode_dirs(paths: Iterable[str | Path]) -> list[Path]:
-    """Episode folders named directly, or found (recursively) inside the given folders.
+@dataclass(frozen=True)
+class EpisodeDirs:
+    """The episode folders found, and the station DATASET each was found in (if any)."""
 
-    Raises:
-        ExportError: a path that does not exist, or a folder holding no episode.
+    dirs: list[Path]
+    #: episode folder -> the nearest folder above it (up to the path given) holding a station's progress file
+    stations: dict[Path, Path] = field(default_factory=dict)
+
+
+def _station_above(candidate: Path, root: Path) -> Path | None:
+    """The nearest station DATASET holding ``candidate``, looking no higher than ``root``."""
+    for folder in candidate.parents:
+        if is_station_dataset(folder):
+            return folder
+        if folder == root:
+            return None
+    return None
+
+
+def find_episodes(paths: Iterable[str | Path]) -> EpisodeDirs:
+    """:func:`find_episode_dirs`, with the station DATASET each folder was found in.
+
+    A path that is (or holds, at any depth) a station DATASET brings that DATASET's episodes
+    in as the station's. An episode folder named directly is the user's own choice and is
+    never the station's (this is how ``gui-agent annotate --list-accepted`` output is exported).
     """
     found: list[Path] = []
+    stations: dict[Path, Path] = {}
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw)
@@ -48,7 +80,8 @@ def find_episode_dirs(paths: Iterable[str | Path]) -> list[Path]:
             path = path.parent
         if not path.is_dir():
             raise ExportError(f"{path}: not an episode folder nor a folder of episodes")
-        if (path / EPISODE_FILE).is_file():
+        named = (path / EPISODE_FILE).is_file()
+        if named:
             candidates = [path]
         else:
             candidates = sorted(p.parent for p in path.rglob(EPISODE_FILE))
@@ -59,11 +92,35 @@ def find_episode_dirs(paths: Iterable[str | Path]) -> list[Path]:
             if key not in seen:
                 seen.add(key)
                 found.append(candidate)
-    return found
+                station = None if named else _station_above(candidate, path)
+                if station is not None:
+                    stations[candidate] = station
+    return EpisodeDirs(found, stations)
 
 
-def scan_metas(dirs: Iterable[Path]) -> Iterator[tuple[Path, EpisodeMeta | Skipped]]:
-    """First pass: each folder's metadata (cheap), or why it is skipped."""
+def find_episode_dirs(paths: Iterable[str | Path]) -> list[Path]:
+    """Episode folders named directly, or found (recursively) inside the given folders.
+
+    Raises:
+        ExportError: a path that does not exist, or a folder holding no episode.
+    """
+    return find_episodes(paths).dirs
+
+
+def scan_metas(
+    dirs: Iterable[Path], *, stations: Mapping[Path, Path] | None = None, include_unreviewed: bool = False
+) -> Iterator[tuple[Path, EpisodeMeta | Skipped]]:
+    """First pass: each folder's metadata (cheap), or why it is skipped.
+
+    Args:
+        stations: episode folder -> its station DATASET (:attr:`EpisodeDirs.stations`):
+            of those, only the episodes a reviewer accepted are kept.
+        include_unreviewed: keep a station's episodes no reviewer decided on, too.
+
+    Raises:
+        ExportError: one episode id in two folders, one of them a station's, that differ.
+    """
+    stations = stations or {}
     ids: dict[str, Path] = {}
     for path in dirs:
         try:
@@ -71,13 +128,29 @@ def scan_metas(dirs: Iterable[Path]) -> Iterator[tuple[Path, EpisodeMeta | Skipp
         except EpisodeFormatError as exc:
             yield path, Skipped(path, str(exc))
             continue
+        if path in stations:  # before the status: an attempt left unfinished was never accepted either
+            decision = review_decision(meta)
+            if decision == "rejected" or (decision == "unreviewed" and not include_unreviewed):
+                why = "rejected by a reviewer" if decision == "rejected" else "not reviewed"
+                yield path, Skipped(path, f"{why} (station dataset {stations[path]})", kind=decision)
+                continue
         if meta.status == "recording":
             yield path, Skipped(
                 path, "unfinished (status: recording); repair it with 'gui-agent show EPISODE --recover' to export it"
             )
             continue
-        if meta.episode_id in ids:
-            yield path, Skipped(path, f"duplicate episode id {meta.episode_id!r} (also in {ids[meta.episode_id]})")
+        first = ids.get(meta.episode_id)
+        if first is not None and (path in stations or first in stations):
+            difference = episode_difference(first, path)
+            if difference is not None:
+                raise ExportError(
+                    f"episode id {meta.episode_id!r} is in {first} and in {path}, and they are not the same episode "
+                    f"({difference}); export one of them (move the other out, or name folders one by one)"
+                )
+            yield path, Skipped(path, f"the same episode as {first}: exported once", kind="copy")
+            continue
+        if first is not None:
+            yield path, Skipped(path, f"duplicate episode id {meta.episode_id!r} (also in {first})")
             continue
         ids[meta.episode_id] = path
         yield path, meta
