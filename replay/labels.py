@@ -24,6 +24,12 @@ A final ``done`` (the variant's own end, or the early stop) is judged by the epi
 ``feasible(k-1)`` it is ``progress`` when the episode succeeded and ``harmful`` when it
 failed (it gave up a task that could still be finished); otherwise ``neutral``.
 
+A step a person marked as a mistake in review (``StepRecord.info["mistake"]``, set by
+:mod:`gui_agent.episode.edit`) is labelled ``harmful`` whatever the executions say, and so
+is every variant step that carries it out: the person saw the step was wrong even where
+the task could still be finished (a detour, a wrong cell typed over later). Its sample's
+``source`` is ``human`` and its ``detail`` says ``mistake: true``.
+
 Executions are memoised on the exact action sequence (with a seed the start state is
 the same, so the same actions give the same verdict); the variant's own episode gives the
 last one for free when nothing original remains.
@@ -35,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gui_agent.actions import Action, Done, action_to_text
+from gui_agent.episode import Episode
 from gui_agent.export.reward import LABEL_REWARD
 from replay.perturb import PlannedStep
 
@@ -49,6 +56,8 @@ class StepVerdict:
     label: str
     feasible_before: bool
     feasible_after: bool
+    #: a person marked the original step it carries out as a mistake
+    mistake: bool = False
 
     @property
     def reward(self) -> float:
@@ -116,3 +125,23 @@ def label_steps(
         verdicts.append(StepVerdict(label, before, after))
         before = after
     return verdicts
+
+
+#: The label of a step a person marked as a mistake.
+MISTAKE_LABEL = "harmful"
+
+
+def marked_mistakes(episode: Episode) -> frozenset[int]:
+    """Indices of the steps a person marked as a mistake (``info["mistake"]`` true)."""
+    return frozenset(step.index for step in episode.steps if step.info.get("mistake") is True)
+
+
+def with_mistakes(verdicts: Sequence[StepVerdict], planned: Sequence[PlannedStep], mistakes: frozenset[int]) -> list[StepVerdict]:
+    """``verdicts`` with every step that carries out an original step in ``mistakes`` labelled :data:`MISTAKE_LABEL`."""
+    out = []
+    for k, verdict in enumerate(verdicts):
+        original = planned[k].original if k < len(planned) else None
+        if original is not None and original in mistakes:
+            verdict = StepVerdict(MISTAKE_LABEL, verdict.feasible_before, verdict.feasible_after, mistake=True)
+        out.append(verdict)
+    return out

@@ -18,7 +18,7 @@ from gui_agent.episode import read_episode
 from gui_agent.errors import EnvError
 from gui_agent.export.reward import EPISODES_DIR, OutcomeSample, PreferencePair, RewardSample
 from gui_agent.runner import EnvSlot, RunResult
-from replay.labels import StepVerdict
+from replay.labels import StepVerdict, marked_mistakes, with_mistakes
 from replay.perturb import VARIANT_KINDS, PlannedStep
 from replay.replayer import replay_episode
 from replay.simulator import Simulator
@@ -88,13 +88,16 @@ def _step_samples(
     samples = []
     for index, (step, verdict) in enumerate(zip(episode.steps, verdicts)):
         plan = planned[index] if index < len(planned) else None
+        detail = {"variant": kind, "original_step": plan.original if plan is not None else None,
+                  "feasible_before": verdict.feasible_before, "feasible_after": verdict.feasible_after}
+        if verdict.mistake:
+            detail["mistake"] = True
         samples.append(RewardSample(
             sample_id=f"{unit_id}/{index}", episode=relative, step_index=index, action=step.action,
             label=verdict.label, reward=verdict.reward,  # type: ignore[arg-type]
             perturbation=kind if plan is not None and plan.changed else None,
-            source=source, group=group,  # type: ignore[arg-type]
-            detail={"variant": kind, "original_step": plan.original if plan is not None else None,
-                    "feasible_before": verdict.feasible_before, "feasible_after": verdict.feasible_after},
+            source="human" if verdict.mistake else source, group=group,  # type: ignore[arg-type]
+            detail=detail,
         ))
     return samples
 
@@ -127,6 +130,7 @@ def build_source(
     """
     out = Path(config.out)
     group = source.episode_id
+    mistakes = marked_mistakes(source.episode)  # steps a person marked in review: labelled harmful
     rid = replay_id(group)
     if rid not in done:
         result = replay_episode(source, out_dir=work, env=slot.get(source.task))
@@ -138,7 +142,7 @@ def build_source(
         relative = _move_in(run, out)
         if run.success:
             planned = [PlannedStep(a, i) for i, a in enumerate(source.actions)]
-            verdicts = [StepVerdict("progress", True, True)] * run.steps
+            verdicts = with_mistakes([StepVerdict("progress", True, True)] * run.steps, planned, mistakes)
             for sample in _step_samples(rid, relative, run.episode_path, planned, verdicts, kind=None, source="replay", group=group):
                 emit(sample)
         emit(_outcome(rid, relative, source, run, kind=None, group=group,
@@ -167,7 +171,8 @@ def build_source(
             return
         uid = variant_id(group, kind)
         relative = _move_in(run, out)
-        for sample in _step_samples(uid, relative, run.episode_path, simulated.variant.steps, simulated.verdicts,
+        verdicts = with_mistakes(simulated.verdicts, simulated.variant.steps, mistakes)
+        for sample in _step_samples(uid, relative, run.episode_path, simulated.variant.steps, verdicts,
                                     kind=kind, source="simulator", group=group):
             emit(sample)
         emit(_outcome(uid, relative, source, run, kind=kind, group=group, detail=simulated.variant.detail))

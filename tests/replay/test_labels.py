@@ -70,3 +70,28 @@ def test_executions_are_memoised_on_the_action_sequence() -> None:
     first = len(calls)
     label_steps(ORIGINAL, typo, 3, False, cache)
     assert len(calls) == first == cache.executed
+
+
+def test_a_step_a_person_marked_as_a_mistake_is_harmful_wherever_it_is_carried_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from gui_agent.episode import apply_edit, read_episode
+    from replay.labels import StepVerdict, marked_mistakes, with_mistakes
+    from tests.synthetic_episodes import write_synthetic
+
+    folder = write_synthetic(tmp_path, "ep", ORIGINAL)
+    assert marked_mistakes(read_episode(folder)) == frozenset()
+    apply_edit(folder, {"op": "mistake", "step": 1}, by="reviewer")
+    mistakes = marked_mistakes(read_episode(folder))
+    assert mistakes == {1}
+    # the replay of the source: every step progress but the marked one
+    planned = [PlannedStep(a, i) for i, a in enumerate(ORIGINAL)]
+    verdicts = with_mistakes([StepVerdict("progress", True, True)] * 4, planned, mistakes)
+    assert [(v.label, v.mistake) for v in verdicts] == [("progress", False), ("harmful", True), ("progress", False),
+                                                        ("progress", False)]
+    assert verdicts[1].reward == 0.0
+    # a variant: the step carrying out original step 1 (moved to 0 here) is the marked one, a foreign step is not
+    swapped = [PlannedStep(TEXT, 1, changed=True), PlannedStep(FOCUS, 0, changed=True), PlannedStep(Click(0, 0), None),
+               PlannedStep(SUBMIT, 2)]
+    cache = FeasibilityCache(_judge)
+    labelled = with_mistakes(label_steps(ORIGINAL, swapped, 5, False, cache), swapped, mistakes)
+    assert [v.mistake for v in labelled] == [True, False, False, False, False]
+    assert labelled[0].label == "harmful"
