@@ -36,7 +36,7 @@ from gui_agent.export.shards import SplitResult
 CONFIG_DESCRIPTIONS = {
     STEPS: "one row per step: the screenshot before it (`image`), the action as structured fields "
     "(`action`) and as text (`action_text`), the instruction, thought, target, reward and episode id; "
-    "`mistake` is true where a reviewer marked the step a mistake (their note is `info.note`), "
+    "`mistake` is true where a reviewer marked the step a mistake (their note is `note` in `info`), "
     "so `ds.filter(lambda row: not row[\"mistake\"])` keeps the steps worth imitating",
     EPISODES: "one row per episode: task, environment, who acted, outcome, labels, step count and "
     "the screen after the last step (`final_image`)",
@@ -75,6 +75,8 @@ class Summary:
     reward_samples: int = 0
     videos: int = 0  # episodes exported with their screen.mp4 (--video)
     videos_left_out: int = 0  # screen.mp4 files that did not decode (their episodes exported without)
+    station_accepted: int = 0  # episodes of annotation-station DATASETs a reviewer accepted
+    station_unreviewed: int = 0  # and ones no reviewer decided on (--include-unreviewed)
 
     def add_episode(self, meta: EpisodeMeta, split: str, steps: int) -> None:
         self.episodes[split] += 1
@@ -197,6 +199,11 @@ def _body(
     ]
     if summary.reward_samples:
         rows.append(("reward samples", str(summary.reward_samples)))
+    if summary.station_accepted or summary.station_unreviewed:
+        unreviewed = (f", and {summary.station_unreviewed} not reviewed (exported with `--include-unreviewed`)"
+                      if summary.station_unreviewed else "")
+        rows.append(("review", f"{summary.station_accepted} episode(s) of the annotation station accepted by a reviewer"
+                     f"{unreviewed}; rejected ones left out"))
     if summary.skipped_episodes:
         rows.append(("left out", f"{summary.skipped_episodes} corrupt or unfinished episode(s)"))
     if summary.sft_skipped:

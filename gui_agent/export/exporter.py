@@ -61,7 +61,7 @@ from gui_agent.export.sources import (
     scan_metas,
 )
 from gui_agent.export.splits import SplitSpec, assign_splits
-from gui_agent.export.stations import StationTally
+from gui_agent.export.stations import StationTally, review_decision
 
 #: Called as episodes finish: (episodes done, episodes to do, steps written so far).
 ProgressCallback = Callable[[int, int, int], None]
@@ -183,8 +183,6 @@ def _scan_episodes(inputs: Sequence[str | Path], include_unreviewed: bool) -> _S
         ExportError: a missing input, a folder holding no episode, one id for two different
             episodes where a station DATASET is involved.
     """
-    from gui_agent.export.stations import review_decision
-
     found = find_episodes(inputs)
     scan = _Scan(usable=[], skipped=[], stations={}, station_of=found.stations, unreviewed=set())
     for dataset in found.stations.values():
@@ -254,24 +252,22 @@ class _Exporter:
         total = len(usable)
         for done, (path, episode_id, _) in enumerate(usable, start=1):
             episode = load_episode(path)
-            tally = scan.stations.get(scan.station_of.get(path))  # type: ignore[arg-type]
+            exported = False
             if isinstance(episode, Skipped):
                 self.skipped.append(episode)
             elif episode.meta.episode_id != episode_id:  # changed on disk since pass 1
                 self.skipped.append(Skipped(path, f"episode id changed during the export ({episode_id} -> {episode.meta.episode_id})"))
             else:
                 self._episode(episode, assignment[episode_id])
-                if tally is not None:
-                    if path in scan.unreviewed:
-                        tally.unreviewed_exported += 1
-                    else:
-                        tally.accepted += 1
-                tally = None
+                exported = True
+            tally = scan.stations.get(scan.station_of.get(path))  # type: ignore[arg-type]
             if tally is not None:
-                tally.damaged += 1
+                tally.count(exported=exported, reviewed=path not in scan.unreviewed)
             if self.on_progress is not None:
                 self.on_progress(done, total, self.steps_done)
         self.summary.skipped_episodes = len(self.skipped)
+        self.summary.station_accepted = sum(t.accepted for t in self.stations.values())
+        self.summary.station_unreviewed = sum(t.unreviewed_exported for t in self.stations.values())
 
     def _episode(self, episode: Episode, split: str) -> None:
         meta = episode.meta

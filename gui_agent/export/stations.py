@@ -50,6 +50,15 @@ class StationTally:
     damaged: int = 0  # chosen but unusable (listed with the other skipped episodes)
     copies: int = 0  # identical copies of an episode exported from another folder
 
+    def count(self, *, exported: bool, reviewed: bool) -> None:
+        """Count one episode chosen in the first pass, once the second has tried to export it."""
+        if not exported:
+            self.damaged += 1
+        elif reviewed:
+            self.accepted += 1
+        else:
+            self.unreviewed_exported += 1
+
     @property
     def exported(self) -> int:
         return self.accepted + self.unreviewed_exported
@@ -66,7 +75,7 @@ class StationTally:
             left.append(f"{self.damaged} unusable")
         text = f"station dataset {self.dataset}: {exported} exported, {', '.join(left)} skipped"
         if self.copies:
-            text += f"; {self.copies} identical cop{'y' if self.copies == 1 else 'ies'} of episodes found elsewhere exported once"
+            text += f"; {self.copies} cop{'y' if self.copies == 1 else 'ies'} of episodes also found elsewhere, exported once"
         return text
 
     def nothing_chosen(self) -> str:

@@ -72,6 +72,9 @@ def test_only_accepted_episodes_of_a_station_dataset_are_exported(tmp_path: Path
     assert sorted(episodes["episode_id"]) == ["ep-a", "ep-b"]
     assert all(json.loads(labels)["review"]["decision"] == "accepted" for labels in episodes["labels"])
     assert sorted(set(load(out, "steps", tmp_path)["episode_id"])) == ["ep-a", "ep-b"]
+    card = (out / "README.md").read_text()
+    assert "| review | 2 episode(s) of the annotation station accepted by a reviewer; rejected ones left out |" in card
+    assert str(tmp_path) not in card  # no local paths in a card
 
     # Found below a given folder too; --include-unreviewed adds the undecided, never the rejected.
     wide = tmp_path / "hf-wide"
@@ -79,6 +82,7 @@ def test_only_accepted_episodes_of_a_station_dataset_are_exported(tmp_path: Path
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"station dataset {dataset}: 2 accepted and 2 not reviewed exported, 1 rejected skipped" in result.stdout
     assert sorted(load(wide, "episodes", tmp_path)["episode_id"]) == ["ep-a", "ep-b", "ep-d", "ep-e"]
+    assert "and 2 not reviewed (exported with `--include-unreviewed`)" in (wide / "README.md").read_text()
 
     # An episode folder named directly is exported as named (gui-agent annotate --list-accepted output).
     named = tmp_path / "hf-named"
@@ -105,7 +109,7 @@ def test_two_stations_datasets_merge_and_an_identical_copy_is_exported_once(tmp_
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"station dataset {vm1}: 1 accepted exported, 1 rejected, 0 not reviewed skipped" in result.stdout
     assert (f"station dataset {vm2}: 2 accepted exported, 0 rejected, 1 not reviewed skipped; "
-            "1 identical copy of episodes found elsewhere exported once") in result.stdout
+            "1 copy of episodes also found elsewhere, exported once") in result.stdout
     assert "exported 3 episode(s), 6 step(s)" in result.stdout
     episodes = load(out, "episodes", tmp_path)
     assert sorted(episodes["episode_id"]) == ["vm1-a", "vm2-a", "vm2-b"]
@@ -182,3 +186,18 @@ def test_the_mistake_column_wins_over_info_when_a_dataset_was_edited() -> None:
     assert info_from_row({"info": None, "mistake": True}) == {"mistake": True}
     assert info_from_row({"info": json.dumps({"mistake": False}), "mistake": False}) == {"mistake": False}
     assert info_from_row({"info": marked}) == {"mistake": True, "note": "n"}  # exported before the column
+
+
+def test_an_unusable_accepted_episode_is_listed_and_an_unfinished_attempt_is_not_reviewed(tmp_path: Path) -> None:
+    dataset = station_dataset(tmp_path / "ann", {"good": "accepted", "broken": "accepted"})
+    frame = dataset / "broken" / "frames" / "000001.png"
+    frame.write_bytes(frame.read_bytes()[:-20])  # truncated
+    write_synthetic(dataset, "killed-attempt", ACTIONS, finalize=False)  # left 'recording', never reviewed
+    out = tmp_path / "hf"
+    result = export(dataset, "--out", out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = " ".join(result.stdout.split())
+    assert f"skipped {dataset / 'broken'}: {frame}: corrupt PNG" in text
+    assert "killed-attempt" not in text
+    assert f"station dataset {dataset}: 1 accepted exported, 0 rejected, 1 not reviewed, 1 unusable skipped" in text
+    assert load(out, "episodes", tmp_path)["episode_id"] == ["good"]
