@@ -59,12 +59,12 @@ def test_imported_task_passes_with_the_oracle_and_fails_untouched(name: str, tmp
 
 
 
-#: Imported tasks the desktop oracle has no script for -> the scripted solutions (policy
-#: specs for ``gui-agent run``) that must pass and must fail, and what the check must have
-#: observed after the wrong one (so it failed for the wrong work, not for no work).
+#: Imported tasks -> the solutions (policy specs for ``gui-agent run``) that must pass and
+#: must fail, and what the check must have observed after the wrong one (so it failed for
+#: the wrong work, not for no work).
 SCRIPTED = {
     "thunderbird-10a730d5-d414-4b40-b479-684bed1ae522": (
-        "py:tests.task.osworld_scripted_solutions:right_solution",
+        "desktop-oracle",
         "py:tests.task.osworld_scripted_solutions:wrong_solution",
         {"extensions.activeThemeID": "thunderbird-compact-light@mozilla.org"},
     ),

@@ -8,7 +8,7 @@ instruction says; the end-to-end tests run them on locally made inputs.
 
 from __future__ import annotations
 
-from gui_agent.actions import Click
+from gui_agent.actions import Click, Wait
 from models.policies.desktop_oracle.calc import VIEW_MENU, go_to
 from models.policies.desktop_oracle.script import Item, WaitForTitle, keys, type_text
 
@@ -65,6 +65,26 @@ def local_folders() -> list[Item]:
 _CALC, _WRITER, _IMPRESS = "osworld.libreoffice_calc.", "osworld.libreoffice_writer.", "osworld.libreoffice_impress."
 
 #: Task id -> the script solving it.
+#: In Thunderbird's Add-ons Manager on a 1920x1080 screen: the "Themes" category, and the
+#: "Enable" button of the built-in Dark theme (listed above Light).
+THEMES_CATEGORY = Click(116, 288)
+ENABLE_DARK = Click(920, 583)
+
+
+def enable_theme(enable: Click) -> list[Item]:
+    """Tools > Add-ons and Themes, the Themes category, then ``enable`` (a pause before each
+    click lets the page lay its cards out)."""
+    return [
+        WaitForTitle("Mozilla Thunderbird", timeout_s=30.0), keys("alt", "t"), keys("a"),
+        WaitForTitle("^Add-ons Manager"), Wait(1.0), THEMES_CATEGORY, Wait(1.0), enable, Wait(1.0),
+    ]
+
+
+def dark_theme() -> list[Item]:
+    """10a730d5: a complete dark mode, the built-in Dark theme enabled."""
+    return enable_theme(ENABLE_DARK)
+
+
 SCRIPTS = {
     _CALC + "1e8df695-bd1b-45b3-b557-e7d599cf7597": profit_column,
     _CALC + "4188d3a4-077d-46b7-9c86-23e1a036f6c1": freeze_headers,
@@ -73,4 +93,5 @@ SCRIPTS = {
     _IMPRESS + "73c99fb9-f828-43ce-b87a-01dc07faa224": page_one_in_content,
     _IMPRESS + "a097acff-6266-4291-9fbd-137af7ecd439": save_as_pre,
     "osworld.thunderbird.2ad9387a-65d8-4e33-ad5b-7580065a27ca": local_folders,
+    "osworld.thunderbird.10a730d5-d414-4b40-b479-684bed1ae522": dark_theme,
 }
