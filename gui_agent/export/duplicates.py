@@ -5,7 +5,7 @@ another. A copy is harmless and exported once; two different episodes under one 
 not something an export can choose between. "The same" is judged on what an export
 publishes from a folder: its ``episode.json``, ``steps.jsonl``, frames and screen video,
 byte for byte. Files the export never reads (``events.jsonl``, a ``review.html`` page, the
-``original.*`` files a review edit keeps) may differ.
+original and ``edits.jsonl`` a review edit keeps) may differ.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ import datasets
 
 from gui_agent.actions import Click, Type
 from gui_agent.episode import read_episode
+from gui_agent.episode.edit import apply_edit
 from gui_agent.export.rows import info_from_row
 from gui_agent.export.stations import STATION_FILE
 from recorder.edit import relabel
@@ -153,30 +154,33 @@ def test_a_station_dataset_with_nothing_accepted_exits_1_saying_why(tmp_path: Pa
     assert f"station dataset {dataset}: no accepted episode to export" in " ".join(result.stdout.split())
 
 
-def test_mistake_column_from_step_info_and_back_through_import(tmp_path: Path) -> None:
+def test_mistake_column_from_a_review_edit_and_back_through_import(tmp_path: Path) -> None:
     dataset = tmp_path / "ann"
     station_dataset(dataset, {})
-    folder = write_synthetic(dataset, "edited", [Click(1, 2), Click(3, 4), Type("ok")],
-                             per_step=[{}, {"info": {"mistake": True, "note": "clicked the wrong cell"}}, {"info": {"mistake": False}}])
-    # A review edit keeps the original beside the edited files; the export never reads them.
-    (folder / "original.episode.json").write_text((folder / "episode.json").read_text())
-    (folder / "original.steps.jsonl").write_text((folder / "steps.jsonl").read_text() + "{\"index\": 3}\n")
+    folder = write_synthetic(dataset, "edited", [Click(1, 2), Click(3, 4), Click(5, 6), Type("ok")])
+    # The real review edits: the original is kept beside the edited episode (original.*).
+    apply_edit(folder, {"op": "delete", "steps": [0]}, by="reviewer")
+    apply_edit(folder, {"op": "mistake", "step": 1}, by="reviewer")
+    apply_edit(folder, {"op": "note", "step": 1, "text": "clicked the wrong cell"}, by="reviewer")
+    assert (folder / "original.episode.json").is_file() and (folder / "original.frames").is_dir()
     relabel(folder, labels={"review": {"decision": "accepted", "by": "reviewer", "notes": None, "at": "x"}})
     out = tmp_path / "hf"
     result = export(dataset, "--out", out)
     assert result.returncode == 0, result.stdout + result.stderr
+    assert "exported 1 episode(s), 3 step(s)" in result.stdout  # the edited steps, the original not taken for another episode
     steps = load(out, "steps", tmp_path)
     assert steps.features["mistake"].dtype == "bool"
     assert steps["mistake"] == [False, True, False]
     assert json.loads(steps["info"][1]) == {"mistake": True, "note": "clicked the wrong cell"}
+    assert [row["x"] for row in steps["action"]] == [3, 5, None]
 
     back = tmp_path / "back"
     imported = subprocess.run([sys.executable, "-m", "gui_agent", "import", str(out), "--out", str(back)],
                               cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
     assert imported.returncode == 0, imported.stdout + imported.stderr
-    original, copy = read_episode(folder), read_episode(back / "edited")
-    assert [s.info for s in copy.steps] == [{}, {"mistake": True, "note": "clicked the wrong cell"}, {"mistake": False}]
-    assert [s.model_dump() for s in copy.steps] == [s.model_dump() for s in original.steps]
+    edited, copy = read_episode(folder), read_episode(back / "edited")
+    assert [s.info for s in copy.steps] == [{}, {"mistake": True, "note": "clicked the wrong cell"}, {}]
+    assert [s.model_dump() for s in copy.steps] == [s.model_dump() for s in edited.steps]
 
 
 def test_the_mistake_column_wins_over_info_when_a_dataset_was_edited() -> None:
