@@ -367,6 +367,36 @@ def create_app(station: Station) -> Starlette:
         updated = await run_in_threadpool(apply)
         return JSONResponse({"item": station.describe(updated)})
 
+    async def edit(request: Request) -> Response:
+        """Edit an item's episode (:func:`station.review.edit_episode`): a reviewer any item's,
+        an annotator their own (another annotator's item is a 404, as everywhere)."""
+        from gui_agent.episode.edit import EditError
+        from station.review import edit_episode
+
+        account = station.account(request)
+        item = station.visible(account, request.path_params["item_id"])
+        folder = station.episode_dir(item) if item is not None else None
+        if item is None or folder is None:
+            return _error(404, "no such episode")
+        raw = await request.body()
+        max_body = 64 * 1024  # a few fields and at most one text (the episode module caps texts)
+        if len(raw) > max_body:
+            return _error(400, f"the body is over {max_body} bytes")
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            return _error(400, "the body is not JSON")
+        if item.item_id in station.busy:
+            return _error(409, "this item is busy; try again")
+        station.busy.add(item.item_id)
+        try:
+            result = await run_in_threadpool(edit_episode, station.queue, item, folder, body, by=account.name)
+        except EditError as exc:
+            return _error(400, str(exc))
+        finally:
+            station.busy.discard(item.item_id)
+        return JSONResponse({"item": station.describe(station.queue.get(item.item_id)), **result})
+
     async def frame(request: Request) -> Response:
         item = station.visible(station.account(request), request.path_params["item_id"])
         folder = station.episode_dir(item) if item is not None else None
@@ -454,6 +484,7 @@ def create_app(station: Station) -> Starlette:
         Route("/api/items/{item_id}/give-up", action(do_give_up), methods=["POST"]),
         Route("/api/items/{item_id}/discard", action(do_discard), methods=["POST"]),
         Route("/api/items/{item_id}/review", review, methods=["POST"]),
+        Route("/api/items/{item_id}/edit", edit, methods=["POST"]),
         Route("/api/items/{item_id}/frames/{index:int}", frame, methods=["GET"]),
         WebSocketRoute("/api/items/{item_id}/vnc", vnc),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),

@@ -3,6 +3,7 @@ reviewer accepted is listed for ``gui-agent export`` and loads with ``datasets``
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,101 @@ def test_review_page_accept_reject_and_export(tmp_path: Path) -> None:
 
     rows = datasets.load_dataset(str(out), split="train", cache_dir=str(tmp_path / "cache"))
     assert len(rows) == 2 and set(rows["episode_id"]) == {"station-episode-1"}
+
+
+def _steps_episode(server, dataset: Path, name: str = "annotator1") -> tuple[str, Path]:
+    """An item of ``name`` finished with a five-step episode."""
+    item = server.items_of(name)[0].item_id
+    folder = write_synthetic(dataset, f"edit-episode-{name}", [Click(10, 20), Type("=SUM("), Type("B2:B5)\n"), Click(30, 5),
+                                                               Click(40, 8)])
+    queue = server.station.queue
+    queue.take(item)
+    queue.add_attempt(item, folder.name)
+    queue.close_attempt(item, "finished", status="done", outcome={"success": True})
+    return item, Path(folder)
+
+
+def test_edits_over_http(tmp_path: Path) -> None:
+    dataset = tmp_path / "dataset"
+    with running_station([CALC_SUITE], dataset, annotators=2) as server:
+        item, folder = _steps_episode(server, dataset)
+        recorded = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+        url = f"{server.url}/api/items/{item}/edit"
+        reviewer, own = server.bearer("reviewer"), server.bearer("annotator1")
+
+        def edit(body: object, headers: dict[str, str] = reviewer) -> requests.Response:
+            return requests.post(url, json=body, headers=headers, timeout=30)
+
+        # the annotator edits their own episode; another annotator cannot even see it
+        merged = edit({"op": "merge", "step": 1}, own)
+        assert merged.status_code == 200, merged.text
+        assert merged.json()["steps"] == 4 and merged.json()["edits"] == 1
+        assert read_episode(folder).actions()[1] == Type("=SUM(B2:B5)\n")
+        assert edit({"op": "delete", "steps": [0]}, server.bearer("annotator2")).status_code == 404
+        assert requests.post(f"{server.url}/api/items/item-9999/edit", json={"op": "reset"}, headers=reviewer).status_code == 404
+        # the same guard as every state-changing call: cross-site, no CSRF header, not signed in
+        assert edit({"op": "delete", "steps": [0]}, {**reviewer, "Origin": "http://evil.example"}).status_code == 403
+        assert edit({"op": "delete", "steps": [0]}, {**reviewer, "Sec-Fetch-Site": "cross-site"}).status_code == 403
+        cookie = requests.post(url, json={"op": "delete", "steps": [0]}, cookies={"station_token": server.token("reviewer")})
+        assert cookie.status_code == 403 and "csrf" in cookie.json()["error"].lower()
+        assert requests.post(url, json={"op": "delete", "steps": [0]}).status_code == 401
+        # bad bodies and out-of-range values: 400 with what is wrong, nothing changed
+        before = (folder / "steps.jsonl").read_bytes()
+        for body, message in [
+            ({"op": "explode"}, "unknown edit op"),
+            ([1], "JSON object"),
+            ({"op": "delete", "steps": "3"}, "steps"),
+            ({"op": "delete", "steps": [4]}, "no step 4"),
+            ({"op": "merge", "step": 3}, "last step"),
+            ({"op": "trim", "start": 0, "end": 99}, "past the last step"),
+            ({"op": "set_text", "step": 0, "text": "x"}, "not a type step"),
+            ({"op": "set_text", "step": 1, "text": "x" * 20_000}, "text"),
+            ({"op": "mistake", "step": -1}, "step"),
+            ({"op": "mistake", "step": 1, "value": "yes"}, "value"),
+            ({"op": "reset", "steps": [1]}, "takes no other fields"),
+        ]:
+            response = edit(body)
+            assert response.status_code == 400, (body, response.text)
+            assert message in response.json()["error"], (body, response.json())
+        not_json = requests.post(url, data=b"{op", headers={**reviewer, "Content-Type": "application/json"})
+        assert not_json.status_code == 400 and "not JSON" in not_json.json()["error"]
+        assert requests.post(url, data=b" " * 70_000, headers=reviewer).status_code == 400
+        assert (folder / "steps.jsonl").read_bytes() == before
+
+        # the page shows the edits: a mistake marked, a note, the edit panel, all escaped
+        assert edit({"op": "mistake", "step": 2}).status_code == 200
+        assert edit({"op": "note", "step": 2, "text": "<script>x</script> wrong cell"}).status_code == 200
+        page = requests.get(f"{server.url}/review/{item}", headers=reviewer).text
+        assert 'class="step mistake" id="step-2"' in page and "&lt;script&gt;x&lt;/script&gt; wrong cell" in page
+        assert "<script>x" not in page and "Edited: 3 edit(s)" in page and 'id="reset"' in page
+        assert 'data-op="set_text"' in page and '"kind"' not in page
+        assert read_episode(folder).steps[2].info == {"mistake": True, "note": "<script>x</script> wrong cell"}
+
+        # an edit withdraws a verdict: the episode must be reviewed again before it is exported
+        review = f"{server.url}/api/items/{item}/review"
+        assert requests.post(review, json={"decision": "accept"}, headers=reviewer).status_code == 200
+        after = edit({"op": "delete", "steps": [3]}, own).json()
+        assert after["review_withdrawn"] is True and after["item"]["review"]["decision"] is None
+        assert read_episode(folder).meta.labels["review"]["decision"] is None
+        assert server.station.queue.accepted() == []
+        assert "withdrawn" in requests.get(f"{server.url}/review/{item}", headers=reviewer).text
+
+        # undo drops the last edit; back to original gives the recorded files back
+        assert edit({"op": "undo"}).json()["steps"] == 4
+        reset = edit({"op": "reset"})
+        assert reset.status_code == 200 and reset.json()["steps"] == 5 and reset.json()["edits"] == 0
+        now = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+        assert {k: v for k, v in now.items() if k != "episode.json"} == {k: v for k, v in recorded.items() if k != "episode.json"}
+        restored, original = json.loads(now["episode.json"]), json.loads(recorded["episode.json"])
+        assert restored["labels"].pop("review")["decision"] is None  # the withdrawn verdict is the queue's, and stays
+        assert restored == original
+        assert sorted(p.name for p in (folder / "frames").iterdir()) == [f"{i:06d}.png" for i in range(6)]
+        assert not (folder / "original.frames").exists()
+        assert edit({"op": "reset"}).status_code == 400  # nothing left to undo
+
+        # accepted before the first edit: back to original does not bring the withdrawn verdict back
+        assert requests.post(review, json={"decision": "accept"}, headers=reviewer).status_code == 200
+        assert edit({"op": "delete", "steps": [0]}).status_code == 200
+        assert edit({"op": "reset"}).status_code == 200
+        assert read_episode(folder).meta.labels["review"]["decision"] is None
+        assert read_episode(folder).actions()[0] == Click(10, 20)
