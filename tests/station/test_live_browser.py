@@ -115,6 +115,18 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
             loaded = page.evaluate("() => [...document.querySelectorAll('.steps img')].every(i => i.complete && i.naturalWidth === 1280)")
             assert loaded
 
+            # The annotator deletes the first step and marks the next one as a mistake, with the page's buttons.
+            recorded = episode.actions()
+            assert len(recorded) >= 2, recorded
+            page.click("#step-0 button[data-op=delete]")
+            page.wait_for_function("() => document.getElementById('edited').textContent.startsWith('Edited: 1 edit')")
+            page.click("#step-0 button[data-op=mistake]")
+            page.wait_for_selector("#step-0.mistake .badge")
+            edited = read_episode(episode.path)
+            assert edited.actions() == recorded[1:] and edited.steps[0].info["mistake"] is True
+            assert (episode.path / "original.steps.jsonl").is_file()  # the recording is kept beside it
+            assert page.locator(".steps .step").count() == len(recorded) - 1
+
             # A reviewer, signed in in another context, accepts it in the page.
             reviewer = browser.new_context().new_page()
             reviewer.goto(server.url + "/signin")
@@ -139,3 +151,17 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
             assert not server.station.live  # every desktop closed after Finish
         finally:
             browser.close()
+
+    # gui-agent export DATASET publishes what the reviewer accepted (the edited episode), not the unreviewed second one.
+    out = tmp_path / "hf"
+    export = subprocess.run([sys.executable, "-m", "gui_agent", "export", str(tmp_path / "dataset"), "--out", str(out), "--quiet"],
+                            cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert export.returncode == 0, export.stdout + export.stderr
+    import datasets
+
+    from gui_agent.actions import action_to_text
+
+    rows = datasets.load_dataset(str(out), split="train", cache_dir=str(tmp_path / "cache"))
+    assert set(rows["episode_id"]) == {meta.episode_id}
+    assert rows["action_text"] == [action_to_text(a) for a in recorded[1:]]  # the deleted step is absent
+    assert rows["mistake"][0] is True and not any(rows["mistake"][1:])
