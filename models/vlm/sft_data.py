@@ -56,16 +56,18 @@ def is_sft_export(path: Path) -> bool:
 
 def rows_from_episodes(paths: Sequence[str | Path], options: SftOptions) -> SftData:
     """Rows of every usable episode under ``paths``. Failed episodes (``success: false``) and
-    damaged ones are left out and counted; episodes nobody judged are kept."""
+    damaged ones are left out and counted; episodes nobody judged are kept, except inside an
+    annotation station's DATASET, where only what a reviewer accepted is used (as
+    ``gui-agent export`` publishes)."""
     from gui_agent.errors import ExportError
-    from gui_agent.export.sources import Skipped, find_episode_dirs, load_episode, scan_metas
+    from gui_agent.export.sources import Skipped, find_episodes, load_episode, scan_metas
 
     try:
-        dirs = find_episode_dirs(paths)
+        found = find_episodes(paths)
     except ExportError as exc:
         raise ModelError(str(exc)) from None
     data = SftData(rows=[], action_format=options.action_format, images=options.images, history=options.history)
-    for path, meta in scan_metas(dirs):
+    for path, meta in scan_metas(found.dirs, stations=found.stations):
         if isinstance(meta, Skipped):
             data.skipped[f"episode skipped: {meta.reason}"] += 1
             continue

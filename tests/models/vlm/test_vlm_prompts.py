@@ -165,3 +165,13 @@ def test_replies_are_read_by_the_foundation_parsers() -> None:
         with pytest.raises(ActionParseError) as caught:
             parse_reply(text, fmt, screen_width=160, screen_height=210)
         assert caught.value.raw == text
+
+
+def test_training_rows_from_a_station_dataset_use_only_accepted_episodes(tmp_path: Path) -> None:
+    """train-vlm reads a station's DATASET as gui-agent export does: reviewer-accepted only."""
+    from tests.export.test_station_datasets import station_dataset
+
+    dataset = station_dataset(tmp_path / "annotations", {"ep-accepted": "accepted", "ep-rejected": "rejected", "ep-unreviewed": None})
+    built = load_rows([dataset], SftOptions())
+    assert {row["episode_id"] for row in built.rows} == {"ep-accepted"}
+    assert len(built.rows) == 2  # both steps of the accepted episode
