@@ -45,8 +45,14 @@ for (const step of document.querySelectorAll("li.step[data-step]")) {
 
 document.getElementById("trim").addEventListener("click", () => {
   // The page numbers steps from 1 and both ends are kept; the API keeps [start, end) from 0.
-  const first = Number(document.getElementById("trim-first").value);
+  const firstInput = document.getElementById("trim-first");
+  const first = Number(firstInput.value);
   const last = Number(document.getElementById("trim-last").value);
+  const steps = Number(firstInput.max);
+  if (!Number.isInteger(first) || !Number.isInteger(last) || first < 1 || last < first || last > steps) {
+    status.textContent = `Not changed: keep steps from a first to a last step, both between 1 and ${steps}, the first not after the last`;
+    return;
+  }
   edit({ op: "trim", start: first - 1, end: last });
 });
 document.getElementById("save-notes").addEventListener("click", () =>
