@@ -105,6 +105,12 @@ async def _deny(scope: dict, receive: Any, send: Any, status: int, message: str)
     await JSONResponse({"error": message}, status_code=status)(scope, receive, send)
 
 
+class ItemBusy(Exception):
+    """Another action on the same item is under way (answered 409)."""
+
+    message = "this item is busy; try again"
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -284,6 +290,21 @@ def create_app(station: Station) -> Starlette:
             return _error(404, "no such item")
         return JSONResponse(station.describe(item))
 
+    async def exclusively(item: Item, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """``fn(*args)`` in a worker thread, as the only action on ``item`` under way (the
+        live desktop, the queue entry and the episode's files are changed by one at a time).
+
+        Raises:
+            ItemBusy: another action on the item has not ended.
+        """
+        if item.item_id in station.busy:
+            raise ItemBusy
+        station.busy.add(item.item_id)
+        try:
+            return await run_in_threadpool(fn, *args, **kwargs)
+        finally:
+            station.busy.discard(item.item_id)
+
     def action(fn: Any) -> Any:
         async def endpoint(request: Request) -> Response:
             item = station.owned(station.account(request), request.path_params["item_id"])
@@ -297,17 +318,14 @@ def create_app(station: Station) -> Starlette:
                     return _error(400, "the body is not JSON")
                 if not isinstance(body, dict):
                     return _error(400, "the body must be a JSON object")
-            if item.item_id in station.busy:
-                return _error(409, "this item is busy; try again")
-            station.busy.add(item.item_id)
             try:
-                result = await run_in_threadpool(fn, item, body)
+                result = await exclusively(item, fn, item, body)
+            except ItemBusy:
+                return _error(409, ItemBusy.message)
             except LiveError as exc:
                 return _error(409, str(exc))
             except Exception as exc:  # noqa: BLE001 - the page shows why, the station keeps running
                 return _error(500, f"{type(exc).__name__}: {exc}")
-            finally:
-                station.busy.discard(item.item_id)
             return JSONResponse({"item": station.describe(station.queue.get(item.item_id)), **result})
         return endpoint
 
@@ -364,7 +382,10 @@ def create_app(station: Station) -> Starlette:
             relabel(folder, labels={"review": updated.review})
             return updated
 
-        updated = await run_in_threadpool(apply)
+        try:
+            updated = await exclusively(item, apply)
+        except ItemBusy:
+            return _error(409, ItemBusy.message)
         return JSONResponse({"item": station.describe(updated)})
 
     async def edit(request: Request) -> Response:
@@ -386,15 +407,12 @@ def create_app(station: Station) -> Starlette:
             body = json.loads(raw or b"{}")
         except ValueError:
             return _error(400, "the body is not JSON")
-        if item.item_id in station.busy:
-            return _error(409, "this item is busy; try again")
-        station.busy.add(item.item_id)
         try:
-            result = await run_in_threadpool(edit_episode, station.queue, item, folder, body, by=account.name)
+            result = await exclusively(item, edit_episode, station.queue, item, folder, body, by=account.name)
+        except ItemBusy:
+            return _error(409, ItemBusy.message)
         except EditError as exc:
             return _error(400, str(exc))
-        finally:
-            station.busy.discard(item.item_id)
         return JSONResponse({"item": station.describe(station.queue.get(item.item_id)), **result})
 
     async def frame(request: Request) -> Response:

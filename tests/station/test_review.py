@@ -54,6 +54,13 @@ def test_review_page_accept_reject_and_export(tmp_path: Path) -> None:
         assert requests.post(url, json={"decision": "maybe"}, headers=server.bearer("reviewer")).status_code == 400
         assert requests.post(f"{server.url}/api/items/item-9999/review", json={"decision": "accept"},
                              headers=server.bearer("reviewer")).status_code == 404
+        server.station.busy.add(item)  # an edit or a live action on the item is under way
+        try:
+            assert requests.post(url, json={"decision": "accept"}, headers=server.bearer("reviewer")).status_code == 409
+            assert requests.post(f"{server.url}/api/items/{item}/edit", json={"op": "mistake", "step": 0, "value": True},
+                                 headers=server.bearer("reviewer")).status_code == 409
+        finally:
+            server.station.busy.discard(item)
         rejected = requests.post(url, json={"decision": "reject", "notes": "blurry"}, headers=server.bearer("reviewer"))
         assert rejected.status_code == 200 and rejected.json()["item"]["review"]["decision"] == "rejected"
         accepted = requests.post(url, json={"decision": "accept"}, headers=server.bearer("reviewer")).json()["item"]
