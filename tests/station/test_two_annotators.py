@@ -1,5 +1,6 @@
 """Two annotators at once on one station: each has their own desktop, x11vnc and recorder,
-and each episode holds only its own annotator's input."""
+and each episode holds only its own annotator's input, at its own screen size (a Calc
+desktop beside a browser task's smaller one)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,21 @@ from pathlib import Path
 
 import pytest
 import requests
+from PIL import Image
 
 from gui_agent.actions import Click
+from gui_agent.envs.desktop.xdotool_input import XdotoolInput
 from gui_agent.episode import read_episode
+from tests.paths import TASKS
 from tests.station.station_server import SUM_COLUMN, running_station
+
+CLICK_BUTTON = TASKS / "miniwob" / "click-button.yaml"
 
 pytestmark = pytest.mark.slow  # x11vnc, Xvfb and Calc: scripts/setup.sh installs them
 
 
 def test_two_annotators_record_at_once_each_on_their_own_desktop(tmp_path: Path) -> None:
-    with running_station([SUM_COLUMN], tmp_path / "dataset", annotators=2, repeats=2) as server:
+    with running_station([SUM_COLUMN, CLICK_BUTTON], tmp_path / "dataset", annotators=2) as server:
         people = {name: server.items_of(name)[0].item_id for name in ("annotator1", "annotator2")}
 
         def take(name: str) -> int:
@@ -32,9 +38,17 @@ def test_two_annotators_record_at_once_each_on_their_own_desktop(tmp_path: Path)
         assert len({live.vnc_port for live in lives.values()}) == 2
         episodes = {name: requests.post(f"{server.url}/api/items/{item}/start", headers=server.bearer(name)).json()["episode"]
                     for name, item in people.items()}
+        sizes = {"annotator1": (1280, 800), "annotator2": (640, 350)}  # Calc; the browser's window
+        assert {name: server.station.live[item].task.environment.kind for name, item in people.items()} == {
+            "annotator1": "desktop", "annotator2": "browser"}
         points = {"annotator1": (300, 400), "annotator2": (500, 300)}
-        for name, live in lives.items():
-            live.env.step(Click(*points[name]))
+        for name, live in lives.items():  # XTEST on each display, as each one's VNC input arrives
+            xdotool = XdotoolInput(live.display)
+            xdotool.start()
+            try:
+                xdotool.perform(Click(*points[name]))
+            finally:
+                xdotool.stop()
         time.sleep(1.0)
         for name, item in people.items():
             done = requests.post(f"{server.url}/api/items/{item}/give-up", headers=server.bearer(name))
@@ -45,4 +59,7 @@ def test_two_annotators_record_at_once_each_on_their_own_desktop(tmp_path: Path)
             assert clicks == [points[name]], (name, clicks)
             assert recorded.meta.actor.name == name
             assert recorded.meta.labels["recorder"]["display"] == displays[name]
+            size = (recorded.meta.env.screen.width, recorded.meta.env.screen.height)
+            assert size == sizes[name]
+            assert Image.open(recorded.path / recorded.steps[0].frame_before).size == size
         assert not server.station.live
