@@ -16,6 +16,7 @@ from gui_agent.actions import Click, Type
 from gui_agent.envs.desktop.xdotool_input import XdotoolInput
 from gui_agent.episode import read_episode
 from gui_agent.episode.format import EPISODE_FILE
+from gui_agent.export.reward import read_reward_samples
 from tests.paths import REPO, TASKS
 from tests.station.test_live_api import _listening_addresses
 
@@ -93,6 +94,15 @@ def test_a_browser_task_is_recorded_judged_and_replayed(tmp_path: Path) -> None:
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     (replay_dir,) = [p.parent for p in replays.rglob(EPISODE_FILE)]
     assert read_episode(replay_dir).meta.outcome.success is True
+
+    # And it is source data for the reward model, as a runner episode is.
+    reward_data = tmp_path / "reward-data"
+    made = subprocess.run([sys.executable, "-m", "gui_agent", "make-reward-data", str(episode_dir), "--out", str(reward_data),
+                           "--kinds", "click_offset_small", "--quiet"], cwd=REPO, capture_output=True, text=True, timeout=240)
+    assert made.returncode == 0, made.stdout + made.stderr
+    samples = list(read_reward_samples(reward_data))
+    replayed_steps = [s for s in samples if s.sample_id.endswith(f"/replay/{s.step_index}")]
+    assert replayed_steps and all(s.source == "replay" and s.label for s in replayed_steps)
 
 
 def test_an_idle_recording_pauses_until_resumed(tmp_path: Path) -> None:
