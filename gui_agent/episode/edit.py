@@ -5,7 +5,7 @@ range, merge a step with the next one, correct a ``type`` step's text, mark a st
 mistake, set a step's note or the episode's notes. The first edit of an episode keeps the
 original beside it; every edit is appended to a log and the episode is re-derived from the
 original and the whole log, so edits never compound damage, :func:`undo` drops the last
-one and :func:`reset` gives the recorded files back byte for byte::
+one and :func:`reset` gives the recorded files back (byte for byte unless given ``labels=``)::
 
     <episode>/
       episode.json, steps.jsonl, frames/   the edited episode, a valid episode like any other
@@ -39,11 +39,22 @@ What the operations mean:
   (an empty text removes either).
 
 An edited episode carries ``labels["edited"] = {"edits", "by", "at", "original_steps"}``.
-Episode-level changes made in between by other means (a review verdict, ``relabel``) stay,
-since each re-derivation starts from the current episode.json for everything but the steps.
+The steps and ``labels["notes"]`` are derived from the original and the log; everything
+else in episode.json is taken from the current episode.json, so episode-level changes made
+in between by other means (a review verdict, ``relabel`` of the outcome or of other
+labels) stay. The notes are the original's ``labels["notes"]`` unless the log holds a
+``notes`` edit, and then the last one's: :func:`undo` of a ``notes`` edit brings back the
+notes before it, and a ``relabel`` of the notes of an edited episode lasts only until the
+next edit, :func:`undo`, :func:`rebuild` or :func:`reset` (change them with a ``notes``
+edit instead). For the same reason the ``labels=`` that :func:`apply_edit`, :func:`undo`
+and :func:`reset` take cannot name ``notes`` or ``edited``.
 
 Writes go through temp files and renames; the log line is written (and synced) before the
-episode's files, so a crash mid-edit is repaired by :func:`rebuild`.
+episode's files, so a crash mid-edit is repaired by :func:`rebuild`. An edit or undo
+that raises (a frame missing from the original, a full disk) puts the log back as it was;
+the new frames and steps are prepared beside the live ones before any of those is
+replaced, so a failure while preparing leaves the episode as it was too (and a first edit
+drops the original it kept), and one while replacing is repaired by :func:`rebuild`.
 """
 
 from __future__ import annotations
@@ -189,7 +200,7 @@ class _State:
 
     steps: list[StepRecord]
     final: str | None
-    notes: str | None | bool = False  # False: no notes edit (labels.notes left as it is)
+    notes: Any  # labels["notes"] (None: none): the original's, then the last notes edit's
 
 
 def _step(state: _State, index: int, what: str) -> StepRecord:
@@ -265,22 +276,28 @@ def _apply(state: _State, edit: Edit) -> None:
         if edit.step + 1 >= n:
             raise EditError(f"merge: step {edit.step} is the last step; there is no next step to merge it with")
         state.steps[edit.step:edit.step + 2] = [_merge(first, state.steps[edit.step + 1])]
+        _check_action(edit, state.steps[edit.step])
     elif isinstance(edit, SetText):
         step = _step(state, edit.step, "set_text")
         if step.action.get("kind") != "type":
             raise EditError(f"set_text: step {edit.step} is a {step.action.get('kind')} step, not a type step")
         state.steps[edit.step] = step.model_copy(update={"action": {**step.action, "text": edit.text}})
+        _check_action(edit, state.steps[edit.step])
     elif isinstance(edit, Mistake):
         state.steps[edit.step] = _with_info(_step(state, edit.step, "mistake"), "mistake", edit.value)
     elif isinstance(edit, Note):
         state.steps[edit.step] = _with_info(_step(state, edit.step, "note"), "note", edit.text)
     elif isinstance(edit, Notes):
         state.notes = edit.text or None
-    for step in state.steps:
-        try:
-            action_from_dict(step.action)
-        except ActionError as exc:
-            raise EditError(f"{edit.op}: the result is not a valid action: {exc}") from None
+
+
+def _check_action(edit: Edit, step: StepRecord) -> None:
+    """The one step an op changed the action of (merge, set_text) still holds a valid action;
+    the others were valid when the original was kept (it is read strictly)."""
+    try:
+        action_from_dict(step.action)
+    except ActionError as exc:
+        raise EditError(f"{edit.op}: the result is not a valid action: {exc}") from None
 
 
 # ---------------------------------------------------------------------------------- files
@@ -312,7 +329,8 @@ def _source_state(folder: Path) -> tuple[_State, int]:
     """The original steps (frame paths as the original names them), and how many there were."""
     if not is_edited(folder):
         episode = read_episode(folder)
-        return _State(steps=list(episode.steps), final=episode.final_frame), len(episode.steps)
+        return _State(steps=list(episode.steps), final=episode.final_frame,
+                      notes=_notes_of(episode.meta)), len(episode.steps)
     try:
         meta = EpisodeMeta.model_validate_json((folder / ORIGINAL_EPISODE_FILE).read_text(encoding="utf-8"))
         steps = [StepRecord.model_validate_json(line) for line in
@@ -321,7 +339,19 @@ def _source_state(folder: Path) -> tuple[_State, int]:
         raise EpisodeFormatError(folder / ORIGINAL_PREFIX, f"the kept original is unreadable: {exc}") from None
     final = frame_path(len(steps), meta.frame_format)
     present = (folder / ORIGINAL_FRAMES_DIR / Path(final).name).is_file()
-    return _State(steps=steps, final=final if present else None), len(steps)
+    return _State(steps=steps, final=final if present else None, notes=_notes_of(meta)), len(steps)
+
+
+def _notes_of(meta: EpisodeMeta) -> Any:
+    notes = meta.labels.get("notes")
+    return None if notes in (None, "") else notes
+
+
+def _original_meta(folder: Path) -> EpisodeMeta:
+    try:
+        return EpisodeMeta.model_validate_json((folder / ORIGINAL_EPISODE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValidationError) as exc:
+        raise EpisodeFormatError(folder / ORIGINAL_EPISODE_FILE, f"the kept original is unreadable: {exc}") from None
 
 
 def _link(src: Path, dst: Path) -> None:
@@ -372,12 +402,31 @@ def _fresh_dir(path: Path) -> Path:
     return path
 
 
-def _write(folder: Path, state: _State, entries: list[EditEntry], original_steps: int,
-           labels: Mapping[str, Any] | None) -> Episode:
-    """Write the derived episode: dense frames (linked from the original), steps, then episode.json."""
+@dataclass
+class _Prepared:
+    """A derived episode written beside the live one, ready to replace it by renames."""
+
+    frames: Path
+    steps: Path
+    meta: EpisodeMeta
+
+    def discard(self) -> None:
+        shutil.rmtree(self.frames, ignore_errors=True)
+        self.steps.unlink(missing_ok=True)
+
+
+def _prepare(folder: Path, state: _State, entries: list[EditEntry], original_steps: int,
+             labels: Mapping[str, Any] | None) -> _Prepared:
+    """Write the derived frames (dense, linked from the original) and steps beside the live ones.
+
+    What can fail (a frame missing from the original, a full disk) fails here, before any
+    of the episode's files is replaced; the half-written new files are removed.
+    """
     meta = read_meta(folder)
     originals = folder / ORIGINAL_FRAMES_DIR
     new = _fresh_dir(folder / _NEW_FRAMES)
+    tmp = folder / (STEPS_FILE + TEMP_SUFFIX)
+    prepared = _Prepared(frames=new, steps=tmp, meta=meta)
 
     def place(rel: str | None, name: str) -> str | None:
         if rel is None:
@@ -385,30 +434,38 @@ def _write(folder: Path, state: _State, entries: list[EditEntry], original_steps
         _link(originals / Path(rel).name, new / name)
         return f"{FRAMES_DIR}/{name}"
 
-    lines = []
-    for index, step in enumerate(state.steps):
-        before = frame_path(index, frame_format_of(step.frame_before) or meta.frame_format) if step.frame_before else None
-        after_format = frame_format_of(step.frame_after or "") or meta.frame_format
-        record = step.model_copy(update={
-            "index": index,
-            "frame_before": place(step.frame_before, Path(before).name) if before else None,
-            "frame_after": place(step.frame_after, f"{index:06d}.after.{after_format}"),
-        })
-        lines.append(record.model_dump_json(exclude_defaults=True))
-    place(state.final, Path(frame_path(len(state.steps), meta.frame_format)).name)
-    _swap_frames(folder, new)
-    tmp = folder / (STEPS_FILE + TEMP_SUFFIX)
-    tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    os.replace(tmp, folder / STEPS_FILE)
+    try:
+        lines = []
+        for index, step in enumerate(state.steps):
+            before = frame_path(index, frame_format_of(step.frame_before) or meta.frame_format) if step.frame_before else None
+            after_format = frame_format_of(step.frame_after or "") or meta.frame_format
+            record = step.model_copy(update={
+                "index": index,
+                "frame_before": place(step.frame_before, Path(before).name) if before else None,
+                "frame_after": place(step.frame_after, f"{index:06d}.after.{after_format}"),
+            })
+            lines.append(record.model_dump_json(exclude_defaults=True))
+        place(state.final, Path(frame_path(len(state.steps), meta.frame_format)).name)
+        tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    except BaseException:
+        prepared.discard()
+        raise
     new_labels = {**meta.labels, **(labels or {})}
-    if state.notes is not False:
-        new_labels.pop("notes", None)
-        if state.notes:
-            new_labels["notes"] = state.notes
+    new_labels.pop("notes", None)
+    if state.notes is not None:
+        new_labels["notes"] = state.notes
     new_labels["edited"] = {"edits": len(entries), "by": entries[-1].by, "at": entries[-1].at,
                             "original_steps": original_steps}
-    write_meta(folder, meta.model_copy(update={
-        "labels": new_labels, "stats": Stats(steps=len(state.steps), duration_s=meta.stats.duration_s)}))
+    prepared.meta = meta.model_copy(update={
+        "labels": new_labels, "stats": Stats(steps=len(state.steps), duration_s=meta.stats.duration_s)})
+    return prepared
+
+
+def _commit(folder: Path, prepared: _Prepared) -> Episode:
+    """Replace the live frames, steps and episode.json (in that order) with the prepared ones."""
+    _swap_frames(folder, prepared.frames)
+    os.replace(prepared.steps, folder / STEPS_FILE)
+    write_meta(folder, prepared.meta)
     return read_episode(folder)
 
 
@@ -425,18 +482,48 @@ def _check_editable(folder: Path) -> None:
         raise EditError(f"{folder}: the episode is still being recorded (status: recording); finish or recover it first")
 
 
+def _check_labels(labels: Mapping[str, Any] | None) -> None:
+    for key in ("notes", "edited"):
+        if labels and key in labels:
+            raise EditError(f"labels= cannot set {key!r}: it is derived from the edits"
+                            + (" (use a notes edit)" if key == "notes" else ""))
+
+
+def _checked(folder: Path, edit: Edit | Mapping[str, Any]) -> tuple[Edit, list[EditEntry], _State, int]:
+    """The edit, the log, and the episode derived with the edit applied (nothing is written)."""
+    op: Edit = edit if isinstance(edit, BaseModel) else parse_edit(edit)  # type: ignore[assignment]
+    _check_editable(folder)
+    entries = read_edits(folder)
+    state, original_steps = _derive(folder, entries)
+    _apply(state, op)
+    return op, entries, state, original_steps
+
+
 def check_edit(path: str | Path, edit: Edit | Mapping[str, Any]) -> Edit:
     """Raise :class:`EditError` when ``edit`` cannot be applied to the episode now; change nothing.
 
     Lets a caller do what must come first (say, withdraw a review verdict) only for an
-    edit that will go through.
+    edit that will go through. Returns the parsed edit.
     """
-    folder = Path(path)
-    op = edit if isinstance(edit, BaseModel) else parse_edit(edit)
-    _check_editable(folder)
-    state, _ = _derive(folder, read_edits(folder))
-    _apply(state, op)  # type: ignore[arg-type]
-    return op  # type: ignore[return-value]
+    return _checked(Path(path), edit)[0]
+
+
+def _log_line(entry: EditEntry) -> str:
+    return json.dumps({"edit": entry.edit.model_dump(), "by": entry.by, "at": entry.at}, ensure_ascii=False) + "\n"
+
+
+def _write_log(folder: Path, entries: list[EditEntry]) -> None:
+    tmp = folder / (EDITS_FILE + TEMP_SUFFIX)
+    tmp.write_text("".join(_log_line(e) for e in entries), encoding="utf-8")
+    os.replace(tmp, folder / EDITS_FILE)
+
+
+def _drop_kept_original(folder: Path) -> None:
+    """Undo :func:`_keep_original` (the episode's own files were never replaced)."""
+    (folder / ORIGINAL_EPISODE_FILE).unlink(missing_ok=True)  # the marker first
+    (folder / ORIGINAL_STEPS_FILE).unlink(missing_ok=True)
+    shutil.rmtree(folder / ORIGINAL_FRAMES_DIR, ignore_errors=True)
+    (folder / EDITS_FILE).unlink(missing_ok=True)
 
 
 def apply_edit(path: str | Path, edit: Edit | Mapping[str, Any], *, by: str,
@@ -448,26 +535,45 @@ def apply_edit(path: str | Path, edit: Edit | Mapping[str, Any], *, by: str,
             episode's current steps.
         by: who edits (kept in the log and in ``labels["edited"]``).
         labels: labels to set in the same write of episode.json (a caller's own state
-            that must change together with the steps, such as a withdrawn review).
+            that must change together with the steps, such as a withdrawn review); not
+            ``notes`` or ``edited``.
 
     Raises:
         EditError: the edit is malformed or does not fit the episode (nothing is changed).
         EpisodeFormatError: the episode (or its kept original or log) is damaged.
+        OSError: writing failed (the log is as it was; a failure before the episode's
+            files are replaced leaves them as they were too, one after: :func:`rebuild`).
     """
     folder = Path(path)
-    op = check_edit(folder, edit)
-    entries = read_edits(folder)
+    _check_labels(labels)
+    op, entries, state, original_steps = _checked(folder, edit)
     entry = EditEntry(edit=op, by=str(by), at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
-    if not is_edited(folder):
+    first = not is_edited(folder)
+    if first:
         read_episode(folder)  # strict: an episode with damaged steps is repaired, not edited
         _keep_original(folder)
-    with open(folder / EDITS_FILE, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps({"edit": op.model_dump(), "by": entry.by, "at": entry.at}, ensure_ascii=False) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    log = folder / EDITS_FILE
+    size = log.stat().st_size if log.exists() else 0
     entries.append(entry)
-    state, original_steps = _derive(folder, entries)
-    return _write(folder, state, entries, original_steps, labels)
+    prepared = None
+    try:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(_log_line(entry))
+            handle.flush()
+            os.fsync(handle.fileno())
+        prepared = _prepare(folder, state, entries, original_steps, labels)
+    except BaseException:
+        if first:
+            _drop_kept_original(folder)
+        else:
+            os.truncate(log, size)
+        raise
+    try:
+        return _commit(folder, prepared)
+    except BaseException:
+        prepared.discard()
+        os.truncate(log, size)
+        raise
 
 
 def rebuild(path: str | Path) -> Episode:
@@ -482,43 +588,68 @@ def rebuild(path: str | Path) -> Episode:
     if not entries:
         return reset(folder)
     state, original_steps = _derive(folder, entries)
-    return _write(folder, state, entries, original_steps, None)
+    prepared = _prepare(folder, state, entries, original_steps, None)
+    try:
+        return _commit(folder, prepared)
+    except BaseException:
+        prepared.discard()
+        raise
 
 
-def undo(path: str | Path) -> Episode:
-    """Drop the last edit; dropping the only one is :func:`reset`.
+def undo(path: str | Path, *, labels: Mapping[str, Any] | None = None) -> Episode:
+    """Drop the last edit; dropping the only one is :func:`reset` (with these ``labels``).
+
+    Args:
+        labels: labels to set in the same write of episode.json, as :func:`apply_edit` takes.
 
     Raises:
         EditError: the episode has no edits.
+        OSError: writing failed (the log is as it was).
     """
     folder = Path(path)
+    _check_labels(labels)
     entries = read_edits(folder)
     if not is_edited(folder) or not entries:
         raise EditError(f"{folder}: the episode has no edits to undo")
     if len(entries) == 1:
-        return reset(folder)
+        return reset(folder, labels=labels)
     kept = entries[:-1]
-    tmp = folder / (EDITS_FILE + TEMP_SUFFIX)
-    tmp.write_text("".join(json.dumps({"edit": e.edit.model_dump(), "by": e.by, "at": e.at}, ensure_ascii=False) + "\n"
-                           for e in kept), encoding="utf-8")
-    os.replace(tmp, folder / EDITS_FILE)
     state, original_steps = _derive(folder, kept)
-    return _write(folder, state, kept, original_steps, None)
+    prepared = _prepare(folder, state, kept, original_steps, labels)
+    try:
+        _write_log(folder, kept)
+        return _commit(folder, prepared)
+    except BaseException:
+        prepared.discard()
+        _write_log(folder, entries)
+        raise
 
 
-def reset(path: str | Path) -> Episode:
-    """Give the episode back exactly as it was before its first edit (byte for byte) and
-    drop the log and the kept original.
+def reset(path: str | Path, *, labels: Mapping[str, Any] | None = None) -> Episode:
+    """Give the episode back as it was before its first edit and drop the log and the kept original.
 
-    Labels set after the first edit (a review verdict, say) go too: they were set on the
-    original's episode.json's successor, which this replaces.
+    Without ``labels`` the recorded files come back byte for byte. Labels set after the
+    first edit (a review verdict, say) go too: they were set on the original's
+    episode.json's successor, which this replaces.
+
+    Args:
+        labels: labels merged into the original's episode.json in the same write (a
+            caller's own state that must outlive the reset, such as a withdrawn review);
+            then episode.json is no longer the original byte for byte (steps and frames are).
 
     Raises:
         EditError: the episode was never edited.
     """
     folder = Path(path)
+    _check_labels(labels)
     if not is_edited(folder):
         raise EditError(f"{folder}: the episode has no edits; it is already the original")
+    if labels:
+        # Into the kept original before anything else, so that a reset or rebuild after a
+        # crash from here on gives these labels back too, never the original's own.
+        meta = _original_meta(folder)
+        write_meta(folder, meta.model_copy(update={"labels": {**meta.labels, **labels}}))
+        _copy_atomic(folder / EPISODE_FILE, folder / ORIGINAL_EPISODE_FILE)
     log = folder / EDITS_FILE
     if log.exists():
         log.unlink()  # first: a crash from here on leaves an empty log, which rebuild() resets

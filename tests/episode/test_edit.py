@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -232,3 +234,94 @@ def test_a_recording_in_progress_is_not_edited(tmp_path: Path) -> None:
     folder = write_synthetic(tmp_path, "rec", ACTIONS[:3], finalize=False)
     with pytest.raises(EditError, match="still being recorded"):
         apply_edit(folder, {"op": "delete", "steps": [0]}, by="rev")
+
+
+def test_notes_are_derived_from_the_original_and_the_last_notes_edit(tmp_path: Path) -> None:
+    from recorder.edit import relabel
+
+    folder = _episode(tmp_path)
+    relabel(folder, notes="A")  # before the first edit: the original's own notes
+    apply_edit(folder, {"op": "mistake", "step": 0}, by="rev")
+    assert read_meta(folder).labels["notes"] == "A"
+    assert apply_edit(folder, {"op": "notes", "text": "B"}, by="rev").meta.labels["notes"] == "B"
+    assert undo(folder).meta.labels["notes"] == "A"  # the notes before the undone edit
+    apply_edit(folder, {"op": "notes", "text": ""}, by="rev")
+    assert "notes" not in read_meta(folder).labels
+    apply_edit(folder, {"op": "notes", "text": "B"}, by="rev")
+    # a relabel of an edited episode's notes lasts until the next edit, which derives them again
+    relabel(folder, notes="C")
+    assert read_meta(folder).labels["notes"] == "C"
+    assert apply_edit(folder, {"op": "mistake", "step": 1}, by="rev").meta.labels["notes"] == "B"
+    assert rebuild(folder).meta.labels["notes"] == "B"
+    with pytest.raises(EditError, match="cannot set 'notes'"):
+        apply_edit(folder, {"op": "mistake", "step": 2}, by="rev", labels={"notes": "D"})
+    with pytest.raises(EditError, match="cannot set 'edited'"):
+        undo(folder, labels={"edited": {}})
+    assert len(read_edits(folder)) == 4  # the refused ones are not logged
+    assert reset(folder).meta.labels["notes"] == "A"
+
+
+def test_undo_and_reset_set_labels_in_the_same_write(tmp_path: Path) -> None:
+    from recorder.edit import relabel
+
+    folder = _episode(tmp_path, "webp")
+    before = _files(folder)
+    recorded = read_meta(folder).labels
+    apply_edit(folder, {"op": "delete", "steps": [1]}, by="rev")
+    apply_edit(folder, {"op": "mistake", "step": 0}, by="rev")
+    relabel(folder, labels={"review": {"decision": "accepted", "by": "rev"}})
+    withdrawn = {"decision": None, "by": "ann", "withdrawn": {"decision": "accepted", "by": "rev"}}
+    undone = undo(folder, labels={"review": withdrawn})
+    assert undone.meta.labels["review"] == withdrawn and undone.meta.labels["session"] == 3
+    assert "mistake" not in undone.steps[0].info and undone.meta.labels["edited"]["edits"] == 1
+    restored = undo(folder, labels={"review": withdrawn, "extra": 1})  # the only edit: a reset, labels and all
+    assert not is_edited(folder) and restored.actions() == ACTIONS
+    assert restored.meta.labels == {**recorded, "review": withdrawn, "extra": 1}
+    assert restored.meta.stats.steps == len(ACTIONS)
+    without_meta = {k: v for k, v in before.items() if k != "episode.json"}
+    assert {k: v for k, v in _files(folder).items() if k != "episode.json"} == without_meta  # steps, frames: exact
+    assert _files(folder)["episode.json"] != before["episode.json"]
+    apply_edit(folder, {"op": "trim", "start": 1}, by="rev")
+    again = reset(folder, labels={"review": None})
+    assert again.meta.labels == {**recorded, "review": None, "extra": 1}
+    assert not is_edited(folder) and again.actions() == ACTIONS
+
+
+def test_a_failed_write_leaves_the_log_and_the_episode_as_they_were(tmp_path: Path) -> None:
+    folder = _episode(tmp_path)
+    apply_edit(folder, {"op": "delete", "steps": [7]}, by="rev")
+    apply_edit(folder, {"op": "mistake", "step": 2}, by="rev")
+    (folder / ORIGINAL_FRAMES_DIR / "000005.png").unlink()  # a frame the original lost
+    before = _files(folder)
+    log = (folder / EDITS_FILE).read_bytes()
+    with pytest.raises(FileNotFoundError):
+        apply_edit(folder, {"op": "note", "step": 0, "text": "x"}, by="rev")
+    with pytest.raises(FileNotFoundError):
+        undo(folder)
+    assert (folder / EDITS_FILE).read_bytes() == log
+    assert _files(folder) == before  # no leftover temp files either
+    episode = read_episode(folder)
+    assert episode.steps[2].info["mistake"] is True and "note" not in episode.steps[0].info
+    assert episode.meta.labels["edited"]["edits"] == 2
+    # the next edit that needs no lost frame goes through, without the failed one
+    (folder / ORIGINAL_FRAMES_DIR / "000005.png").write_bytes((folder / "frames" / "000005.png").read_bytes())
+    edited = apply_edit(folder, {"op": "note", "step": 1, "text": "y"}, by="rev")
+    assert [e.edit.op for e in read_edits(folder)] == ["delete", "mistake", "note"]
+    assert "note" not in edited.steps[0].info and edited.steps[1].info["note"] == "y"
+
+
+def test_check_edit_changes_nothing_and_returns_the_parsed_edit(tmp_path: Path) -> None:
+    folder = _episode(tmp_path)
+    before = _files(folder)
+    assert check_edit(folder, {"op": "merge", "step": 1}) == parse_edit({"op": "merge", "step": 1})
+    assert _files(folder) == before
+
+
+def test_importing_the_episode_package_leaves_the_edit_module_for_first_use() -> None:
+    check = ("import sys, gui_agent.episode as e; assert 'gui_agent.episode.edit' not in sys.modules; "
+             "from gui_agent.episode import apply_edit, EditError; "
+             "assert issubclass(EditError, ValueError) and apply_edit.__module__ == 'gui_agent.episode.edit'; "
+             "from gui_agent.episode import edit; assert edit.undo is e.undo; print('ok')")
+    result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
