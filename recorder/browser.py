@@ -21,6 +21,7 @@ Playwright call, so the session loop here waits with ``page.wait_for_timeout``.
 
 from __future__ import annotations
 
+import collections
 import time
 from typing import Any
 
@@ -108,7 +109,8 @@ class TargetReports:
     def __init__(self, session: RecordingSession, *, match_px: int = 3):
         self.session = session
         self.match_px = match_px
-        self.reports: list[tuple[float, dict[str, Any]]] = []
+        # Appended on Playwright's thread, read on the recorder's: a bounded deque, read as a copy.
+        self.reports: collections.deque[tuple[float, dict[str, Any]]] = collections.deque(maxlen=2000)
         session.target_for = self.target_for
 
     def on_report(self, source: Any, payload: dict[str, Any]) -> None:
@@ -117,8 +119,6 @@ class TargetReports:
             self.session.mask.force("password-field", bool(payload.get("password")))
             return
         self.reports.append((t, payload))
-        if len(self.reports) > 2000:
-            del self.reports[:1000]
 
     def target_for(self, r: Reduced) -> dict[str, Any] | None:
         action = r.action
@@ -128,7 +128,7 @@ class TargetReports:
         x = getattr(action, "x", getattr(action, "x1", None))
         y = getattr(action, "y", getattr(action, "y1", None))
         best = None
-        for t, report in self.reports:
+        for t, report in list(self.reports):
             if report.get("kind") != kind or not -0.5 <= t - r.t <= 3.0 or report.get("target") is None:
                 continue
             if kind != "key" and (abs(report["x"] - x) > self.match_px or abs(report["y"] - y) > self.match_px):
@@ -208,7 +208,6 @@ class BrowserRecording:
         while not s.stop_requested.is_set():
             self.pump(s.config.tick_s)
             s.process()
-            s.pause_if_idle()
             if s.screen.error:
                 s.request_stop("screen")
             if end is not None and time.monotonic() >= end:

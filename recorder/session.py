@@ -108,6 +108,10 @@ class RecordingSession:
         self.paused = False
         #: Why the recording is paused: "idle" when :attr:`SessionConfig.idle_pause_s` paused it.
         self.pause_reason: str | None = None
+        # Pausing comes from several threads (chord, signal, idle check, the station): each
+        # check-then-set happens under this lock. Re-entrant: a signal handler may run on a
+        # thread that holds it.
+        self._pause_lock = threading.RLock()
         self.last_input = time.monotonic()
         self.stop_requested = threading.Event()
         self.stop_reason: str | None = None
@@ -176,18 +180,28 @@ class RecordingSession:
         self.stop_requested.set()
 
     def toggle_pause(self, reason: str = "paused") -> None:
-        self.paused = not self.paused
-        self.pause_reason = reason if self.paused else None
-        if not self.paused:
-            self.last_input = time.monotonic()  # the idle clock starts again at a resume
+        with self._pause_lock:
+            self.set_paused(not self.paused, reason)
+
+    def set_paused(self, paused: bool, reason: str = "paused") -> bool:
+        """Pause (for ``reason``) or resume; True when this call changed the state (a pause
+        already on keeps its first reason)."""
+        with self._pause_lock:
+            if paused == self.paused:
+                return False
+            self.paused = paused
+            self.pause_reason = reason if paused else None
+            if not paused:
+                self.last_input = time.monotonic()  # the idle clock starts again at a resume
+            return True
 
     def pause_if_idle(self) -> bool:
         """Pause when no input came for ``idle_pause_s``; True when this call paused."""
         limit = self.config.idle_pause_s
-        if self.paused or not limit or time.monotonic() - self.last_input < limit:
-            return False
-        self.toggle_pause("idle")
-        return True
+        with self._pause_lock:
+            if self.paused or not limit or time.monotonic() - self.last_input < limit:
+                return False
+            return self.set_paused(True, "idle")
 
     def run(self, duration_s: float | None = None) -> str:
         """Process input until stopped (chord, signal, ``duration_s``, or a screen error)."""

@@ -157,7 +157,7 @@ class Station:
                 "instruction": live.instruction if live is not None and live.instruction else item.instruction,
                 "paused": live.paused if live is not None else False,
                 "pause_reason": live.pause_reason if live is not None else None,
-                "paused_for_viewers": bool(live is not None and live.paused and live.paused_for_viewers),
+                "paused_for_viewers": live is not None and live.paused_for_viewers,
                 "episode_available": self.episode_dir(item) is not None}
 
     # ------------------------------------------------------------------ actions (worker threads)
@@ -390,9 +390,11 @@ def create_app(station: Station) -> Starlette:
 
     async def edit(request: Request) -> Response:
         """Edit an item's episode (:func:`station.review.edit_episode`): a reviewer any item's,
-        an annotator their own (another annotator's item is a 404, as everywhere)."""
+        an annotator their own until a reviewer has decided on it (another annotator's item
+        is a 404, as everywhere)."""
         from gui_agent.episode.edit import EditError
-        from station.review import edit_episode
+        from gui_agent.errors import EpisodeFormatError
+        from station.review import ReviewLocked, edit_episode
 
         account = station.account(request)
         item = station.visible(account, request.path_params["item_id"])
@@ -408,11 +410,16 @@ def create_app(station: Station) -> Starlette:
         except ValueError:
             return _error(400, "the body is not JSON")
         try:
-            result = await exclusively(item, edit_episode, station.queue, item, folder, body, by=account.name)
+            result = await exclusively(item, edit_episode, station.queue, item, folder, body, by=account.name,
+                                       reviewer=account.reviewer)
         except ItemBusy:
             return _error(409, ItemBusy.message)
         except EditError as exc:
             return _error(400, str(exc))
+        except (ReviewLocked, EpisodeFormatError) as exc:  # decided on, or damaged: no edit can be made
+            return _error(409, str(exc))
+        except Exception as exc:  # noqa: BLE001 - the page shows why, the station keeps running
+            return _error(500, f"{type(exc).__name__}: {exc}")
         return JSONResponse({"item": station.describe(station.queue.get(item.item_id)), **result})
 
     async def frame(request: Request) -> Response:

@@ -90,19 +90,31 @@ def screen_size_for(viewport: tuple[int, int]) -> tuple[int, int]:
 
 
 def locate_page(screen: np.ndarray, page: np.ndarray, *, max_dx: int = 32, max_dy: int = TOOLBAR_ROOM,
-                margin: int = 4) -> tuple[int, int] | None:
+                margin: int = 4, tolerance: float = 0.01) -> tuple[int, int] | None:
     """The (x, y) where ``page`` (H x W x 3) appears in ``screen``, searched near the top-left
     corner; None when it is not there (clipped, covered, or still painting).
 
-    The page's outer ``margin`` pixels are left out of the comparison: the headed window
-    draws its own edge over the page's last rows.
+    The offset with the fewest differing pixels wins (the smallest y, then x, among equals:
+    a plain page matches a little lower too, the toolbar above it does not), provided at
+    most ``tolerance`` of the page differs: a blinking caret or a spinner is allowed for.
+    The page's last ``margin`` rows are left out: the headed window draws its own edge over
+    them. Offsets are ranked on a sample of rows, then the best are checked whole.
     """
-    inner = page[margin:-margin, margin:-margin]
+    inner = page[:-margin] if margin else page
     height, width = inner.shape[:2]
-    for y in range(0, min(max_dy, screen.shape[0] - height - margin) + 1):
-        for x in range(0, min(max_dx, screen.shape[1] - width - margin) + 1):
-            if np.array_equal(screen[y + margin:y + margin + height, x + margin:x + margin + width], inner):
-                return x, y
+    if height <= 0 or width <= 0:
+        return None
+    step = max(1, height // 32)
+    sample = inner[::step]
+    ranked: list[tuple[float, int, int]] = []
+    for y in range(0, min(max_dy, screen.shape[0] - height) + 1):
+        for x in range(0, min(max_dx, screen.shape[1] - width) + 1):
+            window = screen[y:y + height:step, x:x + width]
+            ranked.append((float(np.any(window != sample, axis=2).mean()), y, x))
+    for _, y, x in sorted(ranked)[:5]:
+        window = screen[y:y + height, x:x + width]
+        if np.any(window != inner, axis=2).mean() <= tolerance:
+            return x, y
     return None
 
 

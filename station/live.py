@@ -32,6 +32,8 @@ from gui_agent.task import Task
 _RECORDER_START = threading.Lock()
 
 X11VNC_HINT = "install Debian's x11vnc (scripts/setup.sh does)"
+#: The pause reason while no live view of a recording is open.
+NO_VIEWER = "no one is watching the desktop"
 
 
 class LiveError(RuntimeError):
@@ -94,7 +96,6 @@ class LiveDesktop:
         self._lock = threading.Lock()
         self.state = "new"  # new -> ready -> recording -> closed
         self.viewers = 0  # live views (websockets) connected now
-        self.paused_for_viewers = False
         self._viewer_lock = threading.Lock()
 
     # ------------------------------------------------------------------ desktop
@@ -168,17 +169,15 @@ class LiveDesktop:
         """
         with self._viewer_lock:
             self.viewers += 1
-            if self.state == "recording" and self.paused_for_viewers and self.session.paused:
-                self.session.toggle_pause()  # resumes
-            self.paused_for_viewers = False
+            if self.paused_for_viewers:
+                self.session.set_paused(False)
 
     def viewer_left(self) -> None:
         """A live view went (tab closed, network gone): with none left, pause the recording."""
         with self._viewer_lock:
             self.viewers = max(0, self.viewers - 1)
-            if self.viewers == 0 and self.state == "recording" and not self.session.paused:
-                self.session.toggle_pause("no one is watching the desktop")
-                self.paused_for_viewers = True
+            if self.viewers == 0 and self.state == "recording":
+                self.session.set_paused(True, NO_VIEWER)
 
     def toggle_pause(self) -> bool:
         """Pause or resume the recorder (as its pause chord does); True when now paused."""
@@ -186,12 +185,16 @@ class LiveDesktop:
             if self.state != "recording":
                 raise LiveError(f"cannot pause: the task is {self.state}")
             self.session.toggle_pause("by the annotator")
-            self.paused_for_viewers = False
             return bool(self.session.paused)
 
     @property
     def paused(self) -> bool:
         return bool(getattr(self.session, "paused", False)) and self.state == "recording"
+
+    @property
+    def paused_for_viewers(self) -> bool:
+        """Paused because no live view is open (a view coming back resumes it)."""
+        return self.paused and self.session.pause_reason == NO_VIEWER
 
     @property
     def pause_reason(self) -> str | None:

@@ -165,10 +165,16 @@ class TaskQueue:
             self.save()
             return item
 
+    @staticmethod
+    def review_record(review: dict[str, Any]) -> dict[str, Any]:
+        """``review`` as it is kept: stamped with the time (made before the write that keeps
+        it, when the episode's copy must be written first)."""
+        return {**review, "at": review.get("at") or _now()}
+
     def set_review(self, item_id: str, review: dict[str, Any]) -> Item:
         with self._lock:
             item = self._items[item_id]
-            item.review = {**review, "at": _now()}
+            item.review = self.review_record(review)
             self.save()
             return item
 

@@ -7,10 +7,11 @@ fetched from ``/api/items/ID/frames/N`` under the same sign-in. Each step has it
 buttons (``review.js`` posts them to ``/api/items/ID/edit`` and reloads the page).
 
 Edits (:func:`edit_episode`) are :mod:`gui_agent.episode.edit`'s: this module only checks
-the request and keeps the review consistent. A verdict is about the episode the reviewer
-saw, so an edit to an accepted or rejected episode withdraws the verdict (the item is
-"not reviewed" again, in the queue and in the episode's ``labels.review``) and it must be
-reviewed again before it is exported.
+the request and keeps the review consistent. Once a reviewer has decided, only a reviewer
+edits the episode. An acceptance is about the episode the reviewer saw, so an edit
+withdraws it (the item is "not reviewed" again, in the queue and in the episode's
+``labels.review``) and the episode must be accepted again before it is exported; a
+rejection stands.
 """
 
 from __future__ import annotations
@@ -60,15 +61,21 @@ def _checks(report: Any, depth: int = 0) -> list[str]:
     return rows
 
 
-def edit_episode(queue: TaskQueue, item: Item, folder: Path, body: Any, *, by: str) -> dict[str, Any]:
+class ReviewLocked(Exception):
+    """An annotator's edit of an episode a reviewer has decided on (answered 409)."""
+
+
+def edit_episode(queue: TaskQueue, item: Item, folder: Path, body: Any, *, by: str, reviewer: bool) -> dict[str, Any]:
     """Apply one edit request (``{"op": "delete", "steps": [3]}``, ``{"op": "reset"}``, ...) to the item's episode.
 
-    The request is checked against the episode before anything changes; then a verdict
-    on the item is withdrawn (queue first, then the episode in the same write as the
-    edit), then the edit is made.
+    The request is checked against the episode before anything changes. The edit and the
+    episode's copy of the review are one write; the queue follows. So a failed edit changes
+    nothing, and a crash between the two writes leaves an episode that is either the one
+    accepted or one no longer marked accepted, never an edited episode marked accepted.
 
     Raises:
         EditError: a malformed request or one that does not fit the episode (a 400).
+        ReviewLocked: ``by`` is not a reviewer and a reviewer has decided on the episode.
     """
     from gui_agent.episode import edit as episode_edit
 
@@ -83,29 +90,25 @@ def edit_episode(queue: TaskQueue, item: Item, folder: Path, body: Any, *, by: s
         edit = None
     else:
         edit = episode_edit.check_edit(folder, body)
-    withdrawn = _withdraw_review(queue, item, by)
-    labels = {"review": withdrawn.review} if withdrawn is not None else None
+    current = item.review or {}
+    if current.get("decision") in ("accepted", "rejected") and not reviewer:
+        raise ReviewLocked(f"a reviewer has {current['decision']} this episode: only a reviewer edits it now")
+    withdrawn = None
+    if current.get("decision") == "accepted":
+        note = f"accepted by {current.get('by')}, withdrawn: {by} edited the episode"
+        withdrawn = queue.review_record({"decision": None, "by": by, "notes": note, "withdrawn": dict(current)})
+    # The queue's verdict is the one that stands: an undone or restored episode.json would
+    # otherwise bring back the verdict of its own time.
+    review = withdrawn if withdrawn is not None else item.review
+    labels = {"review": review} if review is not None else None
     if edit is None:
-        episode = episode_edit.undo(folder) if op == "undo" else episode_edit.reset(folder)
-        review = (queue.get(item.item_id) or item).review
-        if review is not None or "review" in episode.meta.labels:
-            # The restored episode.json holds the verdict of its own time; the queue's is the one that stands.
-            from recorder.edit import relabel
-
-            episode = relabel(folder, labels={"review": review})
+        episode = episode_edit.undo(folder, labels=labels) if op == "undo" else episode_edit.reset(folder, labels=labels)
     else:
         episode = episode_edit.apply_edit(folder, edit, by=by, labels=labels)
+    if withdrawn is not None:
+        queue.set_review(item.item_id, withdrawn)
     return {"steps": len(episode.steps), "edits": len(episode_edit.read_edits(folder)),
             "review_withdrawn": withdrawn is not None}
-
-
-def _withdraw_review(queue: TaskQueue, item: Item, by: str) -> Item | None:
-    """Withdraw an accept or reject of the item (it is about the episode before the edit)."""
-    current = item.review or {}
-    if current.get("decision") not in ("accepted", "rejected"):
-        return None
-    note = f"{current['decision']} by {current.get('by')}, withdrawn: {by} edited the episode"
-    return queue.set_review(item.item_id, {"decision": None, "by": by, "notes": note, "withdrawn": dict(current)})
 
 
 def _textarea(name: str, value: str, label: str, *, rows: int = 1, max_length: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import math
 import sys
 from pathlib import Path
 
@@ -56,6 +57,8 @@ def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_fi
     from station.app import Station, create_app
     from station.queue import TaskQueue
 
+    if idle_pause_s is not None and not (math.isfinite(idle_pause_s) and idle_pause_s >= 0):
+        raise ValueError("--idle-pause must be 0 (never) or a number of seconds")
     files = resolve_suite(suite)
     tasks = {}
     for path in files:
@@ -63,8 +66,6 @@ def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_fi
     accounts = load_accounts(tokens_file) if tokens_file is not None else generate_accounts(annotators)
     recover_unfinished(out)
     queue = TaskQueue.open(out, [(Path(f), t.id, t.instruction or "") for f, t in tasks.items()], accounts.annotators, repeats=repeats)
-    if idle_pause_s is not None and idle_pause_s < 0:
-        raise ValueError("--idle-pause must be 0 (never) or a number of seconds")
     station = Station(accounts, queue, tasks, idle_pause_s=idle_pause_s or None)
     return station, create_app(station)
 

@@ -285,7 +285,7 @@ class _Exporter:
                 steps_writer.add(row)
             if sft is not None and sft_writer is not None:
                 action = action_from_row(row["action"])
-                for sft_row in sft.add(step.index, action, row["thought"], image):
+                for sft_row in sft.add(step.index, action, row["thought"], image, mistake=row["mistake"]):
                     sft_writer.add(sft_row)
             self.steps_done += 1
         if sft is not None:

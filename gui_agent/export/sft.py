@@ -134,9 +134,18 @@ class SftEpisode:
         self._frames: deque[dict[str, Any]] = deque(maxlen=self.options.images - 1 or None)
         self._history: deque[str] = deque(maxlen=self.options.history or None)
 
-    def add(self, index: int, action_dict: dict[str, Any], thought: str | None, image: dict[str, Any] | None) -> Iterator[dict[str, Any]]:
-        """Yield the row of one step (none when it cannot be written), then remember it."""
+    def add(self, index: int, action_dict: dict[str, Any], thought: str | None, image: dict[str, Any] | None, *,
+            mistake: bool = False) -> Iterator[dict[str, Any]]:
+        """Yield the row of one step (none when it cannot be written), then remember it.
+
+        A step a reviewer marked as a mistake is no reply to learn, so it gets no row; it
+        stays in the history of the next prompts, since it was taken.
+        """
         action = action_from_dict(action_dict)
+        if mistake:
+            self.skipped["marked as a mistake in review"] += 1
+            self.remember(action, image)
+            return
         try:
             reply = format_action(action, thought, self.meta, self.options.action_format)
         except ActionError as exc:

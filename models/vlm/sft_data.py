@@ -60,6 +60,7 @@ def rows_from_episodes(paths: Sequence[str | Path], options: SftOptions) -> SftD
     annotation station's DATASET, where only what a reviewer accepted is used (as
     ``gui-agent export`` publishes)."""
     from gui_agent.errors import ExportError
+    from gui_agent.export.rows import is_mistake
     from gui_agent.export.sources import Skipped, find_episodes, load_episode, scan_metas
 
     try:
@@ -81,7 +82,7 @@ def rows_from_episodes(paths: Sequence[str | Path], options: SftOptions) -> SftD
         builder = SftEpisode(episode.meta, episode.meta.task.instruction, options)
         for step in episode.steps:
             image = {"bytes": (path / step.frame_before).read_bytes(), "path": step.frame_before} if step.frame_before else None
-            data.rows.extend(builder.add(step.index, step.action, step.thought, image))
+            data.rows.extend(builder.add(step.index, step.action, step.thought, image, mistake=is_mistake(step.info)))
         data.skipped.update(builder.skipped)
     return data
 

@@ -75,9 +75,10 @@ def test_bad_input_exits_2(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "gui_agent", "annotate", str(SUM_COLUMN), "--out", str(tmp_path / "d"),
                           "--tokens-file", str(bad)], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "shorter" in run.stderr
-    run = subprocess.run([sys.executable, "-m", "gui_agent", "annotate", str(SUM_COLUMN), "--out", str(tmp_path / "d"),
-                          "--idle-pause", "-5"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    run = subprocess.run([sys.executable, "-m", "gui_agent", "annotate", str(SUM_COLUMN), "--out", str(tmp_path / "d-idle"),
+                          "--idle-pause", "nan"], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "--idle-pause" in run.stderr
+    assert not (tmp_path / "d-idle").exists()  # refused before anything was written
 
 
 @pytest.mark.slow

@@ -150,10 +150,19 @@ def test_edits_over_http(tmp_path: Path) -> None:
         assert 'data-op="set_text"' in page and '"kind"' not in page
         assert read_episode(folder).steps[2].info == {"mistake": True, "note": "<script>x</script> wrong cell"}
 
-        # an edit withdraws a verdict: the episode must be reviewed again before it is exported
+        # once a reviewer decided, the annotator cannot edit; a rejection stands through a reviewer's edit
         review = f"{server.url}/api/items/{item}/review"
+        assert requests.post(review, json={"decision": "reject"}, headers=reviewer).status_code == 200
+        locked = edit({"op": "note", "step": 0, "text": "please take it"}, own)
+        assert locked.status_code == 409 and "only a reviewer" in locked.json()["error"]
+        kept = edit({"op": "note", "step": 0, "text": "seen"}).json()
+        assert kept["review_withdrawn"] is False and kept["item"]["review"]["decision"] == "rejected"
+        assert read_episode(folder).meta.labels["review"]["decision"] == "rejected"
+        assert edit({"op": "undo"}).status_code == 200
+        # an edit withdraws an acceptance: the episode must be accepted again before it is exported
         assert requests.post(review, json={"decision": "accept"}, headers=reviewer).status_code == 200
-        after = edit({"op": "delete", "steps": [3]}, own).json()
+        assert edit({"op": "delete", "steps": [3]}, own).status_code == 409
+        after = edit({"op": "delete", "steps": [3]}).json()
         assert after["review_withdrawn"] is True and after["item"]["review"]["decision"] is None
         assert read_episode(folder).meta.labels["review"]["decision"] is None
         assert server.station.queue.accepted() == []

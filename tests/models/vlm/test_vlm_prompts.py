@@ -175,3 +175,28 @@ def test_training_rows_from_a_station_dataset_use_only_accepted_episodes(tmp_pat
     built = load_rows([dataset], SftOptions())
     assert {row["episode_id"] for row in built.rows} == {"ep-accepted"}
     assert len(built.rows) == 2  # both steps of the accepted episode
+
+
+def test_a_step_marked_as_a_mistake_is_no_training_target(tmp_path: Path) -> None:
+    """A reviewer's mistake mark keeps the step out of the replies to learn, in train-vlm's rows
+    and in an export's sft config alike; it stays in the history of the next prompt."""
+    import datasets
+
+    from gui_agent.episode import apply_edit
+    from tests.export.test_station_datasets import station_dataset
+
+    dataset = station_dataset(tmp_path / "annotations", {"ep-1": "accepted"})
+    episode_dir = dataset / "ep-1"
+    apply_edit(episode_dir, {"op": "mistake", "step": 0}, by="reviewer")
+    from recorder.edit import relabel
+
+    relabel(episode_dir, labels={"review": {"decision": "accepted", "by": "reviewer"}})  # accepted again after the edit
+    built = load_rows([dataset], SftOptions(history=2))
+    assert [row["step_index"] for row in built.rows] == [1]
+    assert built.skipped["marked as a mistake in review"] == 1
+    prompt = built.rows[0]["messages"][1]["content"]
+    assert any("click" in part.get("text", "").lower() for part in prompt if part["type"] == "text")  # step 0 in the history
+    out = tmp_path / "hf"
+    assert main(["export", str(dataset), "--out", str(out), "--format", "sft", "--quiet"]) == 0
+    rows = datasets.load_dataset(str(out), "sft", split="train", cache_dir=str(tmp_path / "cache"))
+    assert rows["step_index"] == [1]
