@@ -182,7 +182,7 @@ def render_review(item: Item, folder: Path | None, *, reviewer: bool = False) ->
     parts.append(f"<dt>Steps</dt><dd>{len(episode.steps)} in {meta.stats.duration_s:.1f} s</dd>")
     parts.append(f"<dt>Task file</dt><dd>{_e(meta.task.source or '')} (seed {_e(labels.get('seed'))})</dd>")
     parts.append(f"<dt>Episode</dt><dd>{_e(meta.episode_id)} ({_e(meta.status)})</dd>")
-    if labels.get("notes"):
+    if labels.get("notes") and labels["notes"] != verdict.get("notes"):  # the recorder keeps the annotator's notes there too
         parts.append(f"<dt>Episode notes</dt><dd>{_e(labels['notes'])}</dd>")
     decision = item.review or {}
     shown = f"{decision['decision']} by {decision.get('by')}" if decision.get("decision") else (

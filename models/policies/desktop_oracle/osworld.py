@@ -64,7 +64,6 @@ def local_folders() -> list[Item]:
 
 _CALC, _WRITER, _IMPRESS = "osworld.libreoffice_calc.", "osworld.libreoffice_writer.", "osworld.libreoffice_impress."
 
-#: Task id -> the script solving it.
 #: In Thunderbird's Add-ons Manager on a 1920x1080 screen: the "Themes" category, and the
 #: "Enable" button of the built-in Dark theme (listed above Light).
 THEMES_CATEGORY = Click(116, 288)
@@ -85,6 +84,7 @@ def dark_theme() -> list[Item]:
     return enable_theme(ENABLE_DARK)
 
 
+#: Task id -> the script solving it.
 SCRIPTS = {
     _CALC + "1e8df695-bd1b-45b3-b557-e7d599cf7597": profit_column,
     _CALC + "4188d3a4-077d-46b7-9c86-23e1a036f6c1": freeze_headers,
