@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gui_agent.episode.edit import Trim, apply_edit
+from gui_agent.episode.edit import Trim, apply_edit, is_edited
 from gui_agent.episode.format import Outcome
 from gui_agent.episode.reader import Episode, read_episode
 from gui_agent.episode.writer import write_meta
@@ -34,8 +34,15 @@ def trim(path: str | Path, start: int, end: int | None = None, *, by: str | None
 
 def relabel(path: str | Path, *, success: bool | None = None, notes: str | None = None,
             instruction: str | None = None, labels: dict[str, Any] | None = None) -> Episode:
-    """Change the verdict, notes, task text or labels of an episode."""
+    """Change the verdict, notes, task text or labels of an episode.
+
+    The notes of an edited episode are one of its edits (so that the next edit, an undo or
+    a reset derives them as it does the steps): they are set through a ``notes`` edit.
+    """
     folder = Path(path)
+    if notes is not None and is_edited(folder):
+        apply_edit(folder, {"op": "notes", "text": notes}, by="gui-agent review")
+        notes = None
     episode = read_episode(folder, lenient=True)
     meta = episode.meta
     update: dict[str, Any] = {"labels": {**meta.labels, **(labels or {})}}

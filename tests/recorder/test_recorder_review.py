@@ -127,3 +127,17 @@ def test_trim_keeps_webp_frames_dense_and_exact(tmp_path):
     assert all((after.load_frame(s.frame_before) == k).all() for s, k in zip(after.steps, kept))
     assert (after.load_frame(after.final_frame) == final).all()
     assert sorted(p.name for p in (episode / "frames").iterdir()) == ["000000.webp", "000001.webp", "000002.webp"]
+
+
+def test_notes_relabelled_on_an_edited_episode_survive_the_next_edit(tmp_path):
+    from gui_agent.episode import apply_edit, undo
+    from recorder.edit import relabel, trim
+
+    folder = write_synthetic(tmp_path, "ep", [Click(1, 2), Type("ab"), Click(3, 4)])
+    trim(folder, 0, 2)
+    relabel(folder, notes="checked by hand")
+    apply_edit(folder, {"op": "mistake", "step": 0}, by="reviewer")
+    assert read_episode(folder).meta.labels["notes"] == "checked by hand"
+    undo(folder)  # the mistake mark
+    undo(folder)  # the notes
+    assert "notes" not in read_episode(folder).meta.labels
