@@ -21,7 +21,14 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   rfb = new RFB(document.getElementById("screen"), `${scheme}://${location.host}${api}/vnc`, { wsProtocols: ["binary"] });
   rfb.scaleViewport = false;
-  rfb.focusOnClick = true;
+  // noVNC's own click-to-focus scrolls a tall canvas into view before the click is read,
+  // so the click lands lower than aimed; focus it here without scrolling instead.
+  rfb.focusOnClick = false;
+  const screen = document.getElementById("screen");
+  screen.addEventListener("mousedown", () => {
+    const canvas = screen.querySelector("canvas");
+    if (canvas) canvas.focus({ preventScroll: true });
+  }, true);
   rfb.addEventListener("connect", () => { document.body.dataset.vnc = "connected"; });
   rfb.addEventListener("disconnect", () => { document.body.dataset.vnc = "disconnected"; rfb = null; });
 }

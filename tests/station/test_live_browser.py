@@ -55,7 +55,8 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
     with running_station([SUM_COLUMN], tmp_path / "dataset", annotators=1, repeats=2) as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            # Shorter than the page with its canvas: clicks must land where aimed even so.
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
             page.goto(server.url + "/")
             assert page.url.endswith("/signin")
             page.fill("input[name=token]", server.token("annotator1"))
@@ -75,6 +76,8 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
             canvas = page.locator("#screen canvas")
             canvas.click(position={"x": 420, "y": 420})
             _wait(lambda: page.evaluate(CANVAS_STATS)["hash"] != stats["hash"], 10, "the desktop to change after a click")
+            # Focusing the canvas did not scroll the page under the pointer (the click landed where aimed).
+            assert page.evaluate("window.scrollY") == 0
 
             page.click("#start")
             page.wait_for_selector("body[data-state=recording]")
