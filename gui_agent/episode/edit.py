@@ -44,9 +44,9 @@ else in episode.json is taken from the current episode.json, so episode-level ch
 in between by other means (a review verdict, ``relabel`` of the outcome or of other
 labels) stay. The notes are the original's ``labels["notes"]`` unless the log holds a
 ``notes`` edit, and then the last one's: :func:`undo` of a ``notes`` edit brings back the
-notes before it, and a ``relabel`` of the notes of an edited episode lasts only until the
-next edit, :func:`undo`, :func:`rebuild` or :func:`reset` (change them with a ``notes``
-edit instead). For the same reason the ``labels=`` that :func:`apply_edit`, :func:`undo`
+notes before it. :func:`recorder.edit.relabel` therefore sets an edited episode's notes
+through a ``notes`` edit; a write of ``labels["notes"]`` by other means lasts only until
+the next edit, :func:`undo`, :func:`rebuild` or :func:`reset`. For the same reason the ``labels=`` that :func:`apply_edit`, :func:`undo`
 and :func:`reset` take cannot name ``notes`` or ``edited``.
 
 Writes go through temp files and renames; the log line is written (and synced) before the

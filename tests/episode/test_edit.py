@@ -248,16 +248,17 @@ def test_notes_are_derived_from_the_original_and_the_last_notes_edit(tmp_path: P
     apply_edit(folder, {"op": "notes", "text": ""}, by="rev")
     assert "notes" not in read_meta(folder).labels
     apply_edit(folder, {"op": "notes", "text": "B"}, by="rev")
-    # a relabel of an edited episode's notes lasts until the next edit, which derives them again
+    # a relabel of an edited episode's notes is a notes edit: the next edit keeps it, undo takes it back
     relabel(folder, notes="C")
     assert read_meta(folder).labels["notes"] == "C"
-    assert apply_edit(folder, {"op": "mistake", "step": 1}, by="rev").meta.labels["notes"] == "B"
-    assert rebuild(folder).meta.labels["notes"] == "B"
+    assert apply_edit(folder, {"op": "mistake", "step": 1}, by="rev").meta.labels["notes"] == "C"
+    assert rebuild(folder).meta.labels["notes"] == "C"
+    assert undo(folder).meta.labels["notes"] == "C" and undo(folder).meta.labels["notes"] == "B"
     with pytest.raises(EditError, match="cannot set 'notes'"):
         apply_edit(folder, {"op": "mistake", "step": 2}, by="rev", labels={"notes": "D"})
     with pytest.raises(EditError, match="cannot set 'edited'"):
         undo(folder, labels={"edited": {}})
-    assert len(read_edits(folder)) == 4  # the refused ones are not logged
+    assert len(read_edits(folder)) == 3  # the refused ones are not logged
     assert reset(folder).meta.labels["notes"] == "A"
 
 
