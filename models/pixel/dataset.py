@@ -21,7 +21,6 @@ import torch
 from tqdm import tqdm
 
 from gui_agent.actions import Click, Type, action_from_dict
-from gui_agent.episode.format import EPISODE_FILE
 from gui_agent.episode.reader import read_episode
 from gui_agent.errors import EpisodeFormatError, PolicyDataError
 from models.pixel.history import KINDS, History, action_kind
@@ -59,24 +58,36 @@ class Demonstrations:
 
 
 def find_episodes(paths: Iterable[str | Path]) -> list[Path]:
-    """Episode folders in ``paths``: each path is an episode or a folder searched recursively.
+    """Episode folders in ``paths``: each path is an episode or a folder searched recursively,
+    as ``gui-agent export`` finds them; in an annotation station's DATASET, only the episodes
+    a reviewer accepted (demonstrations nobody vouched for are not learnt from).
 
     Raises:
-        PolicyDataError: a path does not exist, or none of them holds an episode.
+        PolicyDataError: a path does not exist, or holds no episode.
     """
-    found: list[Path] = []
+    from gui_agent.episode.reader import read_meta
+    from gui_agent.errors import ExportError
+    from gui_agent.export.sources import find_episodes as find_all
+    from gui_agent.export.stations import review_decision
+
     given = [Path(p) for p in paths]
-    for path in given:
-        if not path.exists():
-            raise PolicyDataError(f"{path}: no such file or folder")
-        if (path / EPISODE_FILE).is_file():
-            found.append(path)
-        elif path.is_dir():
-            found.extend(sorted(p.parent for p in path.rglob(EPISODE_FILE)))
-    if not found:
-        shown = ", ".join(str(p) for p in given) or "(none given)"
-        raise PolicyDataError(f"no episodes (folders with {EPISODE_FILE}) in {shown}")
-    return list(dict.fromkeys(found))
+    if not given:
+        raise PolicyDataError("no episodes: no folder given")
+    try:
+        found = find_all(given)
+    except ExportError as exc:
+        raise PolicyDataError(f"no episodes: {exc}" if "holds no episode" in str(exc) else str(exc)) from None
+
+    def accepted(folder: Path) -> bool:
+        try:
+            return review_decision(read_meta(folder)) == "accepted"
+        except EpisodeFormatError:
+            return True  # a damaged episode is reported when it is read
+    kept = [d for d in found.dirs if d not in found.stations or accepted(d)]
+    if not kept:
+        shown = ", ".join(str(p) for p in given)
+        raise PolicyDataError(f"no episodes in {shown} that a reviewer accepted (a station's DATASET gives only those)")
+    return kept
 
 
 def instruction_tokens(instruction: str) -> list[Token]:

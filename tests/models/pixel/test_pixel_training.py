@@ -70,3 +70,14 @@ def test_training_without_episodes_says_so(tmp_path: Path) -> None:
         load_demonstrations([tmp_path], max_side=320, progress=False)
     with pytest.raises(PolicyDataError, match="no such file"):
         load_demonstrations([tmp_path / "missing"], max_side=320, progress=False)
+
+
+def test_a_station_dataset_gives_only_the_accepted_demonstrations(tmp_path: Path) -> None:
+    from models.pixel.dataset import find_episodes
+    from tests.export.test_station_datasets import station_dataset
+
+    dataset = station_dataset(tmp_path / "annotations", {"ep-ok": "accepted", "ep-no": "rejected", "ep-new": None})
+    assert [p.name for p in find_episodes([dataset])] == ["ep-ok"]
+    rejected_only = station_dataset(tmp_path / "other", {"ep-no": "rejected"})
+    with pytest.raises(PolicyDataError, match="reviewer accepted"):
+        find_episodes([rejected_only])
