@@ -62,9 +62,10 @@ sys.path.insert(0, str(ROOT))
 
 SUM_COLUMN = ROOT / "datasets" / "tasks" / "desktop" / "calc" / "sum-column.yaml"
 NOVNC_DIR = Path("/usr/share/novnc")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE as CHROMIUM  # noqa: E402
+from gui_agent.envs.browser.chromium import ESSENTIAL_FLAGS  # noqa: E402
+
+CHROMIUM_ARGS = list(ESSENTIAL_FLAGS)
 VIEWPORT = {"width": 1400, "height": 1100}
 LATENCY_LIMIT_MS = 100.0
 

@@ -36,9 +36,10 @@ sys.path.insert(0, str(ROOT))
 
 CALC = ROOT / "datasets" / "tasks" / "desktop" / "calc"
 SUITE = [CALC / "sum-column.yaml", CALC / "bold-header.yaml", CALC / "sort-descending.yaml"]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE as CHROMIUM  # noqa: E402
+from gui_agent.envs.browser.chromium import ESSENTIAL_FLAGS  # noqa: E402
+
+CHROMIUM_ARGS = list(ESSENTIAL_FLAGS)
 VIEWPORT = {"width": 1280, "height": 900}
 #: Cell B6 of sum-column's maximised Calc window at 1280x800 (the canvas is at 1:1 scale).
 B6 = {"x": 162, "y": 252}

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE, ESSENTIAL_FLAGS
 from gui_agent.episode import read_episode
 from tests.paths import REPO
 from tests.station.station_server import SUM_COLUMN, running_station
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM = DEFAULT_EXECUTABLE
+CHROMIUM_ARGS = list(ESSENTIAL_FLAGS)
 
 pytestmark = pytest.mark.slow  # x11vnc, novnc, Xvfb, Calc and Chromium: scripts/setup.sh installs them
 

@@ -12,15 +12,13 @@ import pytest
 import yaml
 from pydantic import TypeAdapter
 
+from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE, ESSENTIAL_FLAGS
 from gui_agent.errors import EnvDiedError
 from gui_agent.task import Check, miniwob_task_file
 from gui_agent.task.evaluator import BrowserProbe, EvalResult, evaluate
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
+CHROMIUM = DEFAULT_EXECUTABLE
+CHROMIUM_ARGS = list(ESSENTIAL_FLAGS)
 SITE = "https://shop.example.test"
 PAGE = """<!doctype html>
 <title>Shop</title>

@@ -37,14 +37,20 @@ from gui_agent.errors import EnvError
 #: the real binary, so the PID we get is the browser's).
 DEFAULT_EXECUTABLE = "/usr/bin/chromium"
 
-#: Flags every browser we start gets (see DESIGN.md, "Real parts").
-BASE_FLAGS: tuple[str, ...] = (
+#: What any Chromium needs on this kind of machine (root, no GPU, no network but ours):
+#: also what tests and scripts pass when Playwright launches a person's browser.
+ESSENTIAL_FLAGS: tuple[str, ...] = (
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+)
+
+#: Flags every browser we start gets (see DESIGN.md, "Real parts").
+BASE_FLAGS: tuple[str, ...] = (
+    *ESSENTIAL_FLAGS,
     "--disable-quic",
     "--no-default-browser-check",
     # Screenshots: capture from a fresh surface (what Playwright's own launch enables;
