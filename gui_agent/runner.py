@@ -49,6 +49,8 @@ class RunResult:
     (no answer within the step timeout), ``setup`` (the task could not be set up) or
     ``error`` (anything else). ``attempts`` and ``env_failures`` are filled by
     :func:`run_with_retries`: every failed attempt with its fault, reason and episode folder.
+    ``judged`` is False when nothing judged the episode (the task has no evaluator): its
+    episode.json says ``success: null``, and ``success`` is False only for want of a verdict.
     """
 
     task_id: str
@@ -66,6 +68,7 @@ class RunResult:
     guard_events: list[dict[str, Any]] = field(default_factory=list)
     attempts: int = 1
     env_failures: list[dict[str, Any]] = field(default_factory=list)
+    judged: bool = True
 
     @property
     def env_failed(self) -> bool:
@@ -265,6 +268,7 @@ def _finish(writer: EpisodeWriter, task: Task, seed: int | None, meter: BudgetMe
         fault=outcome.detail.get("fault") if outcome.termination in ("env_error", "service_error") and isinstance(outcome.detail, dict) else None,
         usage=meter.usage(),
         guard_events=events,
+        judged=outcome.success is not None or outcome.termination in ("env_error", "service_error"),
     )
 
 

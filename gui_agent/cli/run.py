@@ -34,9 +34,12 @@ policies:
   py:MOD:NAME     your own policy class (docs/policies.md)
 
 The episode is written to OUT/<episode_id>/ in the trajectory format; inspect it with
-'gui-agent show OUT/<episode_id>'. Exit status: 0 all episodes succeeded, 1 some failed, 130 interrupted (Ctrl-C),
-3 the environment broke or the policy's model service stayed down (not the agent's
-fault), 2 bad input.
+'gui-agent show OUT/<episode_id>'. Several seeds end with a summary line.
+A task with no evaluator is not judged: its episodes print NO VERDICT and say
+'success: null'. Exit status: 0 all episodes succeeded, 1 some failed,
+4 none failed but some were not judged (the task has no evaluator), 3 the environment
+broke or the policy's model service stayed down (not the agent's fault), 2 bad input,
+130 interrupted (Ctrl-C).
 """
 
 
@@ -113,9 +116,38 @@ def handle(args: argparse.Namespace) -> int:
     finally:
         if env is not None:
             env.close()
+    if len(results) > 1:
+        console.print(_summary(results), soft_wrap=True)
+    return exit_status(results)
+
+
+#: ``gui-agent run``'s exit status when no episode failed but some had no verdict.
+NOT_JUDGED = 4
+
+
+def exit_status(results: list) -> int:  # type: ignore[type-arg]
+    """3 a fault outside the agent, else 1 a failure, else 4 an unjudged episode, else 0.
+
+    An episode nobody judged (the task has no evaluator) is neither a success nor a
+    failure, so it gets a status of its own rather than passing for either.
+    """
     if any(r.env_failed or r.service_failed for r in results):
         return 3
-    return 0 if all(r.success for r in results) else 1
+    if any(r.judged and not r.success for r in results):
+        return 1
+    return 0 if all(r.judged for r in results) else NOT_JUDGED
+
+
+def _summary(results: list) -> str:  # type: ignore[type-arg]
+    """``5 episodes: 3 succeeded, 1 failed, 1 not judged``: the counts that are not zero."""
+    counts = {
+        "succeeded": sum(1 for r in results if r.judged and r.success and not (r.env_failed or r.service_failed)),
+        "failed": sum(1 for r in results if r.judged and not r.success and not (r.env_failed or r.service_failed)),
+        "not judged": sum(1 for r in results if not r.judged),
+        "environment failures": sum(1 for r in results if r.env_failed),
+        "service failures": sum(1 for r in results if r.service_failed),
+    }
+    return f"{len(results)} episodes: " + ", ".join(f"{n} {what}" for what, n in counts.items() if n)
 
 
 def _run_with_progress(console, label, quiet, run):  # type: ignore[no-untyped-def]
@@ -148,12 +180,17 @@ def _print_result(console, label: str, result) -> None:  # type: ignore[no-untyp
         verdict = "[yellow]ENV FAILURE[/yellow]"
     elif result.service_failed:
         verdict = "[magenta]SERVICE FAILURE[/magenta]"
+    elif not result.judged:
+        verdict = "[yellow]NO VERDICT[/yellow]"
     else:
         verdict = "[green]SUCCESS[/green]" if result.success else "[red]FAILURE[/red]"
     console.print(
-        f"{verdict} {escape(label)}  reward={result.reward:g} steps={result.steps} time={result.duration_s:.2f}s "
+        f"{verdict} {escape(label)}  " + (f"reward={result.reward:g} " if result.judged else "")
+        + f"steps={result.steps} time={result.duration_s:.2f}s "
         f"end={result.termination}" + (f" ({escape(result.reason)})" if result.reason else "")
         + (f" cost=${result.usage['cost_usd']:.4f}" if result.usage.get("cost_usd") is not None else ""),
         soft_wrap=True,
     )
+    if not result.judged:
+        console.print("  not judged: the task has no evaluator (the episode says success: null)", soft_wrap=True)
     console.print(f"  episode: {escape(str(result.episode_path))}", soft_wrap=True)
