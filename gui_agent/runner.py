@@ -122,7 +122,7 @@ def run_episode(
         on_step: progress callback.
         budget: what the episode may spend (default: the task's limits, tokens included).
         on_loop: what the doom-loop guard does, ``"stop"`` the episode or ``"warn"`` the policy.
-        frame_format: how the episode's frames are stored, ``png`` or (lossless, ~3x smaller) ``webp``.
+        frame_format: how the episode's frames are stored, ``png`` or (lossless, much smaller) ``webp``.
 
     Returns:
         The result; the episode folder is complete (or ``env_error``) in every case

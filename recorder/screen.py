@@ -5,7 +5,7 @@ times a second into a small ring; nothing is encoded until a frame becomes a key
 :meth:`ScreenCapture.frame_before` answers "what did the screen show just before time t":
 the newest frame whose grab started at or before ``t``, so an action's own result (which
 the app paints after it received the input) is not in it. Only finished grabs count: a
-grab still running when the input arrives (a 1080p grab takes ~10 ms) may already show the
+grab still running when the input arrives may already show the
 result, since an app like Chromium repaints within that time. Memory is the ring (a few raw
 frames) plus the keyframes the session still holds.
 

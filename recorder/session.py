@@ -285,7 +285,7 @@ class RecordingSession:
         """The frame to keep for this event, or False if it cannot start an action.
 
         It is the newest grab *finished* when the event reached us. Not a grab still running
-        then, though it started before: taking that one (tried, to cut ~10 ms of staleness)
+        then, though it started before: taking that one (tried, to cut staleness)
         put the click's own result in Chromium keyframes, which repaint within a 1080p grab.
 
         A key that continues a run of typing keeps none (the run's first key holds it):

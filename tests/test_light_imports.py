@@ -69,7 +69,7 @@ def test_the_core_never_imports_models_and_only_models_imports_torch() -> None:
     """The core reaches policies and scorers through the registry (entry points), never by import.
 
     The one exception is a CLI command's handler, which imports the package it drives
-    (``gui-agent train`` imports ``models``) when it runs, as DESIGN.md allows.
+    (``gui-agent train`` imports ``models``) when it runs, as docs/architecture.md allows.
     """
     offenders = []
     for package in ("gui_agent", "recorder", "replay"):

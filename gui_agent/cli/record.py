@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--video-fps", type=float, default=0.0,
                         help="also write a continuous screen.mp4 at this rate, e.g. 2 (default: 0 = no video; needs PyAV)")
     parser.add_argument("--frame-format", choices=("webp", "png"), default="webp",
-                        help="keyframe files, both lossless: webp (default; ~3x smaller at the same CPU) or png")
+                        help="keyframe files, both lossless: webp (default; much smaller at the same CPU) or png")
     parser.add_argument("--pause-key", default="ctrl+alt+p", help="chord that pauses/resumes (default: ctrl+alt+p)")
     parser.add_argument("--stop-key", default="ctrl+alt+s", help="chord that stops (default: ctrl+alt+s)")
     parser.add_argument("--mask-title", help="regex of window titles whose keys are masked and frames blanked "

@@ -1,6 +1,6 @@
 """Reading processes from Linux's ``/proc``: states, parents, sessions, command lines.
 
-Every process the project starts is stopped by PID, never by name (DESIGN.md), and
+Every process the project starts is stopped by PID, never by name (docs/architecture.md), and
 stopping one properly means finding what it forked: members of its session, children,
 helpers that daemonised but carry our private folder on their command line. This module
 is the one place that reads ``/proc`` for that; :mod:`gui_agent.envs.owned_process` and

@@ -39,7 +39,7 @@ TEMP_SUFFIX = ".tmp"
 Status = Literal["recording", "complete", "recovered"]
 
 #: How an episode's frames are stored; both are lossless (pixels come back exactly).
-#: ``png`` is what every reader of images knows; ``webp`` (lossless) is ~3x smaller for
+#: ``png`` is what every reader of images knows; ``webp`` (lossless) is much smaller for
 #: screens at about the same encode cost, which is what keeps a recorder light on disk.
 FrameFormat = Literal["png", "webp"]
 FRAME_FORMATS: tuple[FrameFormat, ...] = ("png", "webp")

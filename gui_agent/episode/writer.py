@@ -50,11 +50,11 @@ from gui_agent.episode.reader import read_episode
 
 #: At most this many seconds of flushed steps can be lost to a power cut.
 FSYNC_INTERVAL_S = 1.0
-#: PNG compression level for keyframes: 1 is ~5x faster than the default and ~20% larger.
+#: PNG compression level for keyframes: 1 is several times faster than the default and a little larger.
 PNG_COMPRESS_LEVEL = 1
 #: Pillow's save options per frame format. WebP is lossless; ``method=1, quality=0`` (the
-#: least effort) costs about what PNG level 1 does (~25 ms for a 1080p screen) and gives
-#: files ~3x smaller; more effort (``quality=100``) saves another third at 3-60x the CPU.
+#: least effort) costs about what PNG level 1 does and gives much smaller files; more
+#: effort (``quality=100``) saves a little more at many times the CPU (docs/benchmarks.md).
 FRAME_SAVE_OPTIONS: dict[str, dict[str, object]] = {
     "png": {"format": "PNG", "compress_level": PNG_COMPRESS_LEVEL},
     "webp": {"format": "WEBP", "lossless": True, "method": 1, "quality": 0},
@@ -136,7 +136,7 @@ class EpisodeWriter:
         """Create ``root/<episode_id>/`` and write its ``recording`` metadata.
 
         ``frame_format`` is how frames are stored (both lossless): ``png`` (the default,
-        what every tool reads) or ``webp`` (~3x smaller screens; the recorder's default).
+        what every tool reads) or ``webp`` (much smaller screens; the recorder's default).
 
         Raises:
             FileExistsError: the episode folder already exists (never overwrite data).

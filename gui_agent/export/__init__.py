@@ -12,7 +12,7 @@
 * :mod:`.exporter`, :mod:`.importer`, :mod:`.push` -- the three operations.
 
 The three operations need ``datasets``/``pyarrow``/``huggingface_hub``, and importing
-``datasets`` costs ~0.8 s. Their names below are loaded on first use, so modules that need
+``datasets`` takes a noticeable part of a second. Their names below are loaded on first use, so modules that need
 only the light parts (:mod:`.sft`'s row formats, which the VLM policy shares) do not pay
 for them, and a machine that serves a model needs no ``datasets`` at all.
 """

@@ -48,20 +48,20 @@ ESSENTIAL_FLAGS: tuple[str, ...] = (
     "--no-first-run",
 )
 
-#: Flags every browser we start gets (see DESIGN.md, "Real parts").
+#: Flags every browser we start gets (docs/environments.md).
 BASE_FLAGS: tuple[str, ...] = (
     *ESSENTIAL_FLAGS,
     "--disable-quic",
     "--no-default-browser-check",
     # Screenshots: capture from a fresh surface (what Playwright's own launch enables;
-    # ~10-25 ms faster per capture here), exact sRGB pixels, no paint holding.
+    # faster captures), exact sRGB pixels, no paint holding.
     "--enable-features=CDPScreenshotNewSurface",
     "--disable-features=PaintHolding,Translate,MediaRouter,OptimizationHints",
     "--force-color-profile=srgb",
     # No back/forward cache: a page frozen in it can leave a pending CDP call (a screenshot
     # requested while a navigation commits) unanswered for ever.
     "--disable-back-forward-cache",
-    # Wheel scrolls land in one step instead of a ~150 ms animation, so a scroll's effect
+    # Wheel scrolls land in one step instead of an animation, so a scroll's effect
     # is visible in the next observation without a long settle wait.
     "--disable-smooth-scrolling",
     # Report a mouse (hover, fine pointer) like a desktop, not headless's "no pointer".

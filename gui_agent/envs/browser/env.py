@@ -38,13 +38,12 @@ Design (faults first, because a browser that hangs or dies must never hang the r
   the step deadline turns "no answer at all" into a hang.
 
 Speed: a screenshot is one CDP ``Page.captureScreenshot`` call (lossless PNG with
-``optimizeForSpeed``), decoded with Pillow into an exact RGB array. Measured on this 2-core
-machine at 1280x720, click + capture: ``page.screenshot()`` ~75 ms, JPEG q100 ~62 ms
-(lossy), CDP PNG ~58 ms, CDP PNG optimizeForSpeed ~49 ms; CDP WebP q100 is lossless here
-but slower (~69 ms). Most of the cost is Chromium producing a fresh compositor frame; the
-``CDPScreenshotNewSurface`` feature (see chromium.py) brings click + capture to ~45 ms,
-plus ~6 ms to decode. A whole step measured ~54 ms median by ``scripts/bench_env.py``
-(a bare Playwright click + ``page.screenshot()`` in the same run: ~59 ms).
+``optimizeForSpeed``), decoded with Pillow into an exact RGB array: faster than
+``page.screenshot()``, and lossless where JPEG is not (WebP q100 is lossless too, but
+slower). Most of the cost is Chromium producing a fresh compositor frame, which the
+``CDPScreenshotNewSurface`` feature (see chromium.py) shortens. ``scripts/bench_env.py``
+measures a whole step against a bare Playwright click + ``page.screenshot()``; the
+figures are in docs/benchmarks.md.
 
 Use one environment from one thread at a time.
 """
@@ -76,22 +75,21 @@ from gui_agent.errors import EnvDiedError, EnvError, EnvHungError, GuiAgentError
 T = TypeVar("T")
 
 #: Default pause after an action before the screenshot. Chromium's capture already waits
-#: for a fresh frame that includes what synchronous event handlers did (and, measured,
-#: what ``setTimeout(f, 0)`` handlers did), so this mostly gives a navigation the action
+#: for a fresh frame that includes what synchronous event handlers did (and what
+#: ``setTimeout(f, 0)`` handlers did), so this mostly gives a navigation the action
 #: started time to announce itself, so the step can wait for it.
 DEFAULT_SETTLE_S = 0.0
-# Measured here with settle_s=0 (20 trials each): effects of synchronous handlers,
-# microtasks, requestAnimationFrame and setTimeout(0) were in the step's screenshot 20/20,
-# setTimeout(16) 11/20. A link click's navigation request arrives 0 ms (median), 7.5 ms
-# (p90), up to ~30 ms after the click returns; the step notices it even while the
-# screenshot is being taken (see _observe_now), waits for the new page's DOM and captures
-# again. A 10 ms settle cost ~15 % of a step for no gain on these measurements.
+# With settle_s=0 the effects of synchronous handlers, microtasks, requestAnimationFrame and
+# setTimeout(0) are always in the step's screenshot; a link click's navigation request may
+# arrive just after the click returns, and the step notices it even while the screenshot
+# is being taken (see _observe_now), waits for the new page's DOM and captures again. A
+# fixed settle would only make every step slower.
 
 #: Steps of the intermediate mouse moves of a drag (pages that track ``mousemove`` need them).
 DRAG_STEPS = 8
 
 #: Longest the first screenshot attempt may take before it is presumed dropped by Chromium
-#: (a healthy capture takes 30-100 ms here) and retried; each retry waits twice as long,
+#: (a healthy capture takes a small fraction of this) and retried; each retry waits twice as long,
 #: so a slow machine still gets its screenshot and only the step deadline means "hung".
 CAPTURE_ATTEMPT_S = 0.5
 
@@ -584,7 +582,7 @@ class BrowserEnv(Env):
         )
         self._chromium = chromium
         # Spawned from this (the loop) thread: the browser's parent-death signal follows it.
-        # Playwright's driver starts while Chromium boots (~0.1 s less than one after the other).
+        # Playwright's driver starts while Chromium boots (quicker than one after the other).
         listening = asyncio.ensure_future(chromium.start_async())
         try:
             self._pw_manager = async_playwright()
@@ -826,8 +824,8 @@ class BrowserEnv(Env):
     async def _evaluate_json(self, page: Any, expression: str) -> Any:
         """On the loop: the JSON value of ``expression`` (promises awaited), by CDP ``Runtime.evaluate``.
 
-        For the per-step reads of plain data (the probe, the DOM snapshot): ~5 ms of CPU
-        less per DOM read than ``page.evaluate``, which serialises values its own way.
+        For the per-step reads of plain data (the probe, the DOM snapshot): cheaper than
+        ``page.evaluate``, which serialises values its own way.
         Raises :class:`PageError` if the script throws.
         """
         params = {"expression": expression, "awaitPromise": True, "returnByValue": True}
@@ -854,8 +852,7 @@ class BrowserEnv(Env):
         ``observe_dom``, and before the screenshot (nothing runs between the two but timers
         the page set itself). One call instead of three (drain, state, DOM), and a plain
         CDP ``Runtime.evaluate`` with a JSON reply instead of Playwright's ``page.evaluate``
-        (whose own serialisation of the DOM list cost ~5 ms of CPU a step: 7.1 vs 2.0 ms
-        measured for this call).
+        (whose own serialisation of the DOM list costs several times more CPU).
 
         A page that cannot answer (a navigation just replaced it) gives
         ``(self._state_unavailable(exc), None)``; the DOM is then read again after the

@@ -107,7 +107,7 @@ class MiniWobEnv(BrowserEnv):
         """Make the next :meth:`reset` start ``task`` instead, in the same browser.
 
         The next reset opens a fresh browser context on the new task's page, so nothing of
-        the previous task carries over; only the browser start-up (~1 s) is saved.
+        the previous task carries over; only the browser start-up is saved.
         """
         if task.startswith("flight."):
             raise ValueError(f"{task!r}: the FlightWoB tasks need an HTTP server and are not supported")

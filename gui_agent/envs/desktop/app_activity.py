@@ -2,8 +2,8 @@
 
 An app handles an input event some time after the X server delivered it, then repaints;
 nothing in X tells an observer when it is done. EWMH's ``_NET_WM_PING`` looks like a
-barrier but is not one: measured on LibreOffice, the answer to a ping sent after a typed
-formula came back in 0.5 ms while the formula had not been entered yet (VCL answers
+barrier but is not one: on LibreOffice, the answer to a ping sent after a typed formula
+comes back while the formula has not been entered yet (VCL answers
 client messages as it reads them and handles key events later). So a step watches the
 apps instead: it is settled when their threads stopped running *and* the screen stopped
 changing (see :meth:`gui_agent.envs.desktop.screen_capture.ScreenCapture.settle`).

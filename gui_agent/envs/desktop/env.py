@@ -24,12 +24,12 @@ Design, faults first:
   ``close`` stops them all and removes the session folder; a killed Python takes Xvfb
   with it (parent-death signal), and X apps exit when their display goes.
 
-Observation: the whole screen as RGB (mss; 1920x1080 in ~8 ms), the focused window's
+Observation: the whole screen as RGB (mss), the focused window's
 title and every window's title (EWMH, through python-xlib). After acting, a step waits
 ``settle_s``, then until the screen has not changed and the apps have not used CPU
 (:mod:`gui_agent.envs.desktop.app_activity`) for ``settle_quiet_s``, at most ``settle_max_s``:
 apps handle input and repaint some time after the X server delivered it (LibreOffice
-partly behind a ~100 ms timer), and nothing else says when.
+partly behind a timer), and nothing else says when.
 
 Files: task paths are relative to the episode's home folder; :attr:`DesktopEnv.home`
 and :meth:`DesktopEnv.resolve_path` expose it (evaluators, the protected-path guard).

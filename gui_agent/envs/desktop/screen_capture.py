@@ -1,7 +1,7 @@
 """Screenshots of an X display with mss, and waiting for the screen to settle.
 
-mss 10 captures through XCB (MIT-SHM when the server has it): a 1920x1080 grab takes
-~8 ms here. XCB reports a lost connection as an error instead of calling ``exit()``
+mss 10 captures through XCB (MIT-SHM when the server has it), cheaply enough to grab every
+step. XCB reports a lost connection as an error instead of calling ``exit()``
 like libX11's default I/O error handler, so a display that dies mid-capture surfaces as
 an exception we turn into :class:`~gui_agent.errors.EnvDiedError`.
 
@@ -9,10 +9,10 @@ A desktop app handles an input event and repaints some time after it received it
 nothing tells us when it is done (see :mod:`gui_agent.envs.desktop.app_activity`).
 :meth:`ScreenCapture.settle` therefore polls the screen and the apps' CPU time until both
 are quiet, so the observation shows the action's effect without a long fixed sleep on
-every step. Measured on LibreOffice Calc (typing "abc" + Enter): the typed text shows
-after ~40 ms, the committed cell and the moved cursor only after ~110-130 ms (a timer in
-between, the app idle), the toolbar's undo button after ~380 ms; hence a quiet period of
-~150 ms by default (see :class:`gui_agent.envs.desktop.env.DesktopEnv`).
+every step. In LibreOffice Calc (typing "abc" + Enter) the typed text shows first, the
+committed cell and the moved cursor only after a timer (the app idle in between), the
+toolbar's undo button later still; the default quiet period outlasts that timer (see
+:class:`gui_agent.envs.desktop.env.DesktopEnv`; the figures are in docs/benchmarks.md).
 
 Use one instance from one thread.
 """

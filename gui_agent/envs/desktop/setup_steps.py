@@ -34,7 +34,7 @@ POLL_S = 0.05
 #: An app counts as started once, after its window appeared, the screen stayed unchanged
 #: and its processes used under :data:`IDLE_CPU_SHARE` of a core for this long. A window
 #: is mapped (and titled) long before it is drawn: LibreOffice shows an empty grey frame
-#: with the file's name for ~1 s while it loads the document.
+#: with the file's name for a moment while it loads the document.
 IDLE_QUIET_S = 0.5
 IDLE_CPU_SHARE = 0.1
 

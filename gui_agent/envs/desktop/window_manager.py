@@ -3,7 +3,7 @@
 Why openbox: a desktop app expects a window manager for focus (a new dialog gets the
 keyboard), window titles and the list of windows (EWMH ``_NET_ACTIVE_WINDOW`` and
 ``_NET_CLIENT_LIST``, which :mod:`gui_agent.envs.desktop.x11_windows` reads), and "activate" /
-"close" requests. openbox does all of that in one ~1 MB process that starts in ~60 ms,
+"close" requests. openbox does all of that in one small process that starts at once,
 has no compositor, panel or session daemons (nothing to stop besides its own PID), and
 is configured entirely by one XML file we write. xfwm4 or GNOME's mutter pull in a
 session; evilwm and matchbox lack parts of EWMH.

@@ -1,7 +1,7 @@
 """Top-level windows of an X display: titles, the active one, activating and closing.
 
-Read through python-xlib (pure Python, one socket): a few round trips per observation
-(~1 ms), and a display that dies raises a Python exception instead of calling ``exit()``
+Read through python-xlib (pure Python, one socket): a few round trips per observation,
+and a display that dies raises a Python exception instead of calling ``exit()``
 the way libX11's default I/O error handler does. With an EWMH window manager (openbox)
 the lists come from ``_NET_CLIENT_LIST`` and ``_NET_ACTIVE_WINDOW``; without one, from
 the mapped children of the root window and the input focus.

@@ -1,7 +1,7 @@
 """Canonical actions as XTEST input, through one long-lived ``xdotool`` process.
 
-Starting ``xdotool`` costs ~25 ms on this machine (dynamic linking, keymap queries) for
-<1 ms of work, so one process per display reads commands from its stdin (``xdotool -``
+Starting ``xdotool`` (dynamic linking, keymap queries) costs far more than the work of one
+action, so one process per display reads commands from its stdin (``xdotool -``
 runs each line as it arrives). After every action we send an acknowledgement request and read
 its one-line answer: it is a round trip to the X server, so when it comes back the
 server has processed every XTEST event of the action. The answer is also the
@@ -15,7 +15,7 @@ meanwhile; the BadWindow error then kills xdotool (Xlib's default error handler 
 
 xdotool splits script lines on spaces and knows no quoting, so text is never passed as
 an argument: every character becomes a keysym name (:func:`gui_agent.envs.keys.to_xdotool_key`)
-sent with ``key``. Measured on LibreOffice: with no delay between keystrokes a repeated
+sent with ``key``. On LibreOffice, with no delay between keystrokes a repeated
 key is dropped ("aaaaaaaa" arrives as "aa": a release and press of one key at the same
 instant reads as auto-repeat), so keys go :data:`KEY_DELAY_MS` apart. Characters outside
 the keymap (``é``, ``€``) make xdotool remap a spare keycode for the keystroke; those go

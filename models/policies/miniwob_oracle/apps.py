@@ -27,7 +27,7 @@ def _shown(page: PageView, el: Element) -> bool:
     return rect is not None and rect[3] >= el["bbox"][3] - 1 and rect[2] >= 4
 
 
-#: Seconds for a wheel scroll to land before the page is observed again (~0.1 s here).
+#: Seconds for a wheel scroll to land before the page is observed again (with room for a loaded machine).
 WHEEL_SETTLE_S = 0.3
 
 
