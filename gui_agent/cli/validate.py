@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
     from gui_agent.errors import TaskFileError
     from gui_agent.task import load_task
+    from gui_agent.task.task_inputs import missing_input_errors
 
     out = Console(highlight=False)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -72,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
         except TaskFileError as exc:
             bad += 1
             err.print(Text(f"✗ {exc}", style="red"))
+            continue
+        if absent := missing_input_errors(task):  # it loads, but cannot run without its files
+            bad += 1
+            for exc in absent:
+                err.print(Text(f"✗ {exc}", style="red"))
             continue
         if args.quiet:
             out.print(Text(f"✓ {path}: {task.id}", style="green"), soft_wrap=True)

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from gui_agent.errors import TaskFileError
 from gui_agent.task._base import _describe
-from gui_agent.task._located_errors import _task_file_error
+from gui_agent.task._located_errors import _Located, _task_file_error
 from gui_agent.task.spec import Task
 
 
@@ -62,6 +62,19 @@ def load_task_text(text: str, path_for_messages: str | Path = "<string>") -> Tas
         return Task.model_validate(data)
     except ValidationError as exc:
         raise _task_file_error(exc, root, path_for_messages) from None
+
+
+def key_line(path: str | Path, key: tuple[str | int, ...]) -> int | None:
+    """The 1-based line of the value at ``key`` (``("setup", 0, "place_file", "from")``) in
+    the task file ``path``, or None when the file cannot be read or has no such key."""
+    try:
+        root = yaml.compose(Path(path).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    if root is None:
+        return None
+    located = _Located(root, key)
+    return located.value_line() if located.resolved else None
 
 
 def _yaml_problem(exc: yaml.MarkedYAMLError) -> tuple[str, int | None]:

@@ -15,39 +15,48 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from gui_agent.errors import TaskFileError
+
 
 @dataclass(frozen=True)
 class TaskInput:
-    """A file the task uses from its folder: ``path`` (task-relative), where it came from if declared."""
+    """A file the task uses from its folder: ``path`` (task-relative), where it came from if
+    declared, and ``key``: where the task file names it first, as the key path's parts
+    (``("setup", 0, "place_file", "from")``)."""
 
     path: str
     source_url: str | None = None
+    key: tuple[str | int, ...] = ()
 
 
 def task_inputs(task: Any) -> list[TaskInput]:
     """Every task-folder file the task's setup, post steps and checks use, in order, once each."""
     found: dict[str, TaskInput] = {}
 
-    def walk(value: Any) -> None:
+    def walk(value: Any, key: tuple[str | int, ...]) -> None:
         if isinstance(value, BaseModel):
-            for name in type(value).model_fields:
+            for name, info in type(value).model_fields.items():
                 item = getattr(value, name)
+                here = (*key, info.alias or name)
                 if isinstance(item, str) and _is_task_file(type(value), name):
                     url = getattr(value, "source_url", None)
-                    if item not in found or (url and not found[item].source_url):
-                        found[item] = TaskInput(path=item, source_url=url)
+                    if item not in found:
+                        found[item] = TaskInput(path=item, source_url=url, key=here)
+                    elif url and not found[item].source_url:
+                        found[item] = TaskInput(path=item, source_url=url, key=found[item].key)
                 else:
-                    walk(item)
+                    walk(item, here)
         elif isinstance(value, (list, tuple)):
-            for item in value:
-                walk(item)
+            for index, item in enumerate(value):
+                walk(item, (*key, index))
         elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
+            for name, item in value.items():
+                walk(item, (*key, name))
 
-    walk(list(task.setup) + list(task.post_steps))
+    walk(list(task.setup), ("setup",))
+    walk(list(task.post_steps), ("post_steps",))
     if task.evaluator is not None:
-        walk(task.evaluator)
+        walk(task.evaluator, ("evaluator",))
     return list(found.values())
 
 
@@ -77,10 +86,28 @@ def describe_missing(task: Any, missing: list[TaskInput]) -> str:
     return "\n".join(lines)
 
 
+def missing_input_errors(task: Any) -> list[TaskFileError]:
+    """One located error per missing input (``FILE:LINE: setup[0].place_file.from: ...``), for
+    ``gui-agent validate``: a task whose files are not there loads, but cannot run."""
+    from gui_agent.task.loading import key_line
+
+    file: Path | None = getattr(task, "_file", None)
+    errors = []
+    for item in missing_inputs(task):
+        folder = getattr(task, "task_dir", None)
+        where = folder / item.path if folder is not None else Path(item.path)
+        key = "".join(f"[{part}]" if isinstance(part, int) else (f".{part}" if i else str(part)) for i, part in enumerate(item.key))
+        fix = (f"; download it with `gui-agent import-osworld CONFIG.json --fetch` (from {item.source_url})"
+               if item.source_url else "; put the file there or correct the path")
+        errors.append(TaskFileError(file or task.id, f"{key}: the file {item.path!r} is missing (no {where}){fix}",
+                                    key_line(file, item.key) if file is not None else None))
+    return errors
+
+
 def missing_inputs_message(task: Any) -> str | None:
     """The refusal message when input files are missing, else None (``gui-agent run`` exits 2 with it)."""
     missing = missing_inputs(task)
     return describe_missing(task, missing) if missing else None
 
 
-__all__ = ["TaskInput", "describe_missing", "missing_inputs", "missing_inputs_message", "task_inputs"]
+__all__ = ["TaskInput", "describe_missing", "missing_input_errors", "missing_inputs", "missing_inputs_message", "task_inputs"]
