@@ -153,7 +153,7 @@ def handle(args: argparse.Namespace) -> int:
         f"{config}: " + " / ".join(f"{split} {r.num_rows}" for split, r in per.items()) for config, per in report.results.items()
     )
     console.print(
-        f"exported {report.episodes} episode(s), {report.steps} step(s) to {escape(str(report.out))} "
+        f"exported {_exported(report)} to {escape(str(report.out))} "
         f"({report.bytes_written / 1e6:.1f} MB; {sizes})", soft_wrap=True,
     )
     if report.skipped:
@@ -188,6 +188,24 @@ def _push(console, args: argparse.Namespace, token: str | None) -> int:  # type:
         f"{len(report.deleted)} stale removed, {len(report.commits)} commit(s)", soft_wrap=True,
     )
     return 0
+
+
+#: How the rows of each reward-data config are counted in the ``exported ...`` line.
+_REWARD_ROWS = {"reward": "reward sample", "outcomes": "episode outcome", "preferences": "preference pair"}
+
+
+def _exported(report) -> str:  # type: ignore[no-untyped-def]
+    """What was written: episodes and steps, and the rows of the reward-data configs.
+
+    ``--format reward`` exports samples, not episodes; counting only episodes read
+    "exported 0 episodes, 0 steps" for an export that wrote hundreds of samples.
+    """
+    parts = [f"{report.episodes} episode(s), {report.steps} step(s)"] if report.episodes else []
+    for config, noun in _REWARD_ROWS.items():
+        rows = sum(r.num_rows for r in report.results.get(config, {}).values())
+        if rows:
+            parts.append(f"{rows} {noun}(s)")
+    return ", ".join(parts) or "nothing"
 
 
 def _redact(text: str, token: str | None) -> str:

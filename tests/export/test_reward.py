@@ -40,6 +40,7 @@ def test_reward_samples_export_with_screenshots_and_bad_lines_are_reported(tmp_p
     out = tmp_path / "ds"
     assert main(["export", str(root), "--out", str(out), "--format", "reward", "--quiet"]) == 0
     printed = capsys.readouterr().out
+    assert f"exported 3 reward sample(s) to {out}" in printed  # not "0 episode(s), 0 step(s)"
     assert "reward.jsonl:4: step 7 is past the episode's 2 steps" in printed
     assert "reward.jsonl:5: field 'reward'" in printed and "reward.jsonl:6: invalid JSON" in printed
     rows = datasets.load_dataset(str(out), "reward", split="train", cache_dir=str(tmp_path / "c"))
