@@ -5,6 +5,10 @@ time remaining (optional) and a trailing text (optional). Label and trailing tex
 ``TextColumn`` formats, e.g. ``"{task.description}"`` or ``"loss {task.fields[loss]}"``.
 rich's progress module is imported only when a bar is made, so commands that show none
 (``--quiet``, output not a terminal) never pay for it.
+
+On a narrow terminal (80 columns) the label and the trailing text give way, cut to one
+line with an ellipsis, and then the bar: the counts and times keep their full width.
+Left to rich's defaults every column shrank alike, and the counts read ``1… 0…``.
 """
 
 from __future__ import annotations
@@ -22,10 +26,27 @@ def progress_bar(console: Any, label: str, *, after: str | None = None, remainin
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
+    from rich.table import Column
 
-    columns: list[Any] = [TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    class OneLineText(TextColumn):
+        """A text column that may shrink (the table gives it up first) but never wraps."""
+
+        def render(self, task: Any) -> Any:
+            text = super().render(task)
+            text.no_wrap, text.overflow = True, "ellipsis"
+            return text
+
+    def fixed() -> Column:  # never shrunk: the table takes width from the shrinkable columns
+        return Column(no_wrap=True)
+
+    def shrinkable() -> Column:  # TextColumn's own default is no_wrap, which rich never shrinks first
+        return Column(no_wrap=False)
+
+    columns: list[Any] = [OneLineText(label, table_column=shrinkable()),
+                          BarColumn(bar_width=min(40, max(10, console.width // 6))), MofNCompleteColumn(table_column=fixed()),
+                          TimeElapsedColumn(table_column=fixed())]
     if remaining:
-        columns.append(TimeRemainingColumn())
+        columns.append(TimeRemainingColumn(table_column=fixed()))
     if after is not None:
-        columns.append(TextColumn(after))
+        columns.append(OneLineText(after, table_column=shrinkable()))
     return Progress(*columns, console=console, transient=transient)
