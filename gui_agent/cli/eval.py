@@ -177,18 +177,13 @@ class _Progress:
 
 def _print_results(console, results: dict, out: Path) -> None:  # type: ignore[no-untyped-def,type-arg]
     from rich.markup import escape
-    from rich.table import Table
 
-    from gui_agent.evaluate.report import table_rows
+    from gui_agent.cli.results_table import fit_results_table
 
-    header, rows = table_rows(results)
-    table = Table(title=f"{results['run'].get('policy')}: {results['overall']['tasks']} tasks x {results['k']} tries",
-                  title_justify="left")
-    for index, name in enumerate(header):
-        table.add_column(name, justify="left" if index == 0 else "right", no_wrap=True, min_width=len(name))
-    for index, row in enumerate(rows):
-        table.add_row(*row, end_section=index == len(rows) - 2)
-    console.print(table)
+    fitted = fit_results_table(results, console.width)
+    console.print(fitted.table)
+    if (left_out := fitted.note()) is not None:
+        console.print(left_out, markup=False)
     overall = results["overall"]
     if overall["env_faults"]:
         console.print("environment faults (all attempts): " + ", ".join(f"{k} {v}" for k, v in overall["env_faults"].items()))

@@ -130,18 +130,32 @@ def _ci(value: list[float] | None) -> str:
     return "-" if not value else f"[{100 * value[0]:.1f}, {100 * value[1]:.1f}]"
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 task``, ``2 tasks``: a count with its noun in the right number (``nouns``: an irregular plural)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def headline(results: dict[str, Any]) -> str:
+    """``12 tasks x 4 tries``: what the table is about."""
+    return f"{plural(results['overall']['tasks'], 'task')} x {plural(results['k'], 'try', 'tries')}"
+
+
 def table_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Header and rows (tasks, then the overall line) of the readable results table."""
+    """Header and rows (tasks, then the overall line) of the readable results table.
+
+    At k = 1, pass@k and pass^k are pass@1 again: their columns are left out.
+    """
     k = results["k"]
     priced = results["overall"].get("cost_usd") is not None
-    header = ["task", "n", "pass@1 %", "95% CI", f"pass@{k} %", f"pass^{k} %", "reward", "steps", "wall s", "tokens/ep",
-              *(["$/ep", "$/success"] if priced else []), "env fail", "service fail", "guards"]
+    header = ["task", "n", "pass@1 %", "95% CI", *([f"pass@{k} %", f"pass^{k} %"] if k > 1 else []), "reward", "steps",
+              "wall s", "tokens/ep", *(["$/ep", "$/success"] if priced else []), "env fail", "service fail", "guards"]
     rows = []
-    for entry in [*results["tasks"], {"task_id": "ALL (tasks averaged for pass@k, pass^k)", **results["overall"]}]:
+    overall_label = "ALL (tasks averaged for pass@k, pass^k)" if k > 1 else "ALL"
+    for entry in [*results["tasks"], {"task_id": overall_label, **results["overall"]}]:
         money = [_usd(entry.get("cost_per_episode")), _usd(entry.get("cost_per_success"))] if priced else []
         rows.append([
             entry["task_id"], f"{entry['successes']}/{entry['scored']}", _pct(entry["pass@1"]), _ci(entry["pass@1_ci95"]),
-            _pct(entry["pass@k"]), _pct(entry["pass^k"]),
+            *([_pct(entry["pass@k"]), _pct(entry["pass^k"])] if k > 1 else []),
             "-" if entry["mean_reward"] is None else f"{entry['mean_reward']:.2f}",
             "-" if entry["mean_steps"] is None else f"{entry['mean_steps']:.1f}",
             "-" if entry["mean_wall_s"] is None else f"{entry['mean_wall_s']:.2f}",
@@ -159,9 +173,9 @@ def to_markdown(results: dict[str, Any]) -> str:
     run, overall, k = results["run"], results["overall"], results["k"]
     lines = [f"# Evaluation: {run.get('policy', '?')} on {', '.join(map(str, run.get('suite', []))) or '?'}", ""]
     lines.append(
-        f"{overall['tasks']} tasks x {k} tries: pass@1 {_pct(overall['pass@1'])} % {_ci(overall['pass@1_ci95'])}, "
-        f"pass@{k} {_pct(overall['pass@k'])} %, pass^{k} {_pct(overall['pass^k'])} % "
-        f"({overall['scored']} scored episodes, {overall['env_failures']} environment failures and "
+        f"{headline(results)}: pass@1 {_pct(overall['pass@1'])} % {_ci(overall['pass@1_ci95'])}"
+        + (f", pass@{k} {_pct(overall['pass@k'])} %, pass^{k} {_pct(overall['pass^k'])} %" if k > 1 else "")
+        + f" ({overall['scored']} scored episodes, {overall['env_failures']} environment failures and "
         f"{overall.get('service_failures', 0)} policy service failures not scored)."
     )
     if overall.get("cost_usd") is not None:
@@ -171,7 +185,7 @@ def to_markdown(results: dict[str, Any]) -> str:
     if run.get("stopped"):
         lines += ["", f"Stopped early: {run['stopped']}."]
     curve = ", ".join(f"pass^{j} {_pct(v)}" for j, v in overall["pass^j"].items())
-    lines += ["", f"Reliability: {curve}.", ""]
+    lines += ["", f"Reliability: {curve}.", ""] if k > 1 else [""]  # at k = 1, pass^1 is pass@1 again
     if run.get("episodes_per_s"):
         lines += [f"Throughput: {run['episodes_per_s']:.2f} episodes/s on {run.get('workers', '?')} {run.get('backend', '')} worker(s).", ""]
     header, rows = table_rows(results)
