@@ -85,6 +85,11 @@ class EpisodeFormatError(FileFormatError):
     """An episode folder is damaged or written by a newer format version."""
 
 
+class EpisodeNotFoundError(GuiAgentError):
+    """A path given as episodes does not exist, holds no episode folder, or (where one
+    episode is wanted) holds several; the message says which and how many."""
+
+
 class TaskFileError(FileFormatError):
     """A task file is malformed: wrong or unknown key, bad value, bad YAML."""
 
@@ -119,6 +124,23 @@ class PolicyCheckpointError(GuiAgentError):
 class PolicyDataError(GuiAgentError):
     """Episodes given to train a policy are missing or unusable (no episode folders, no
     steps a policy can learn from); the message names the paths."""
+
+
+class DisplayError(GuiAgentError, ValueError):
+    """The X display a headed browser is to be shown on is not set or does not answer.
+
+    The user's setting (``--headed``, ``--display``, ``$DISPLAY``), checked before anything
+    starts: bad input (exit 2), never an environment failure.
+    """
+
+
+class PolicyTaskError(GuiAgentError, ValueError):
+    """A policy cannot act on a task at all: a scripted oracle with no solver or script for it.
+
+    Bad input, known before the episode starts, and never an environment failure:
+    ``gui-agent run`` and ``eval`` refuse it (exit 2) before any environment is built, and
+    the runner raises it before it writes an episode.
+    """
 
 
 class PolicyServiceError(GuiAgentError):

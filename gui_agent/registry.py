@@ -24,11 +24,12 @@ installed, nothing else.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
+from gui_agent.errors import PolicyTaskError
 from gui_agent.policy import Policy
 
 #: The entry-point group of policies: name -> :class:`PolicyEntry`.
@@ -52,12 +53,17 @@ class PolicyEntry:
         check: cheaply refuses an argument that cannot work (a bad option, a missing
             key) without loading anything heavy, so ``gui-agent eval`` fails before any
             worker starts; None when only building can tell.
+        refuses_task: ``(argument, task id)`` -> why this policy cannot act on that task
+            at all (a scripted oracle without a solver for it), or None when it can try;
+            cheap, so ``run`` and ``eval`` refuse such a task before any environment
+            starts. None: the policy tries any task.
     """
 
     name: str
     summary: str
     build: Callable[[str], Policy]
     check: Callable[[str], None] | None = None
+    refuses_task: Callable[[str, str], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -104,11 +110,7 @@ def load_policy(spec: str) -> Policy:
             ``py:`` spec, or an argument the policy refuses.
     """
     if spec.startswith("py:"):
-        module, _, attr = spec[3:].rpartition(":")
-        if not module or not attr:
-            raise ValueError(f"expected py:package.module:Name, got {spec!r}")
-        factory = getattr(importlib.import_module(module), attr)
-        return factory()
+        return _py_factory(spec)()
     name, _, argument = spec.partition(":")
     entries = policy_entries()
     if not entries:
@@ -119,14 +121,50 @@ def load_policy(spec: str) -> Policy:
     return entry.build(argument)
 
 
-def check_policy(spec: str) -> None:
+def _py_factory(spec: str) -> Callable[[], Policy]:
+    """The class or factory ``py:package.module:Name`` names (the module is imported).
+
+    Raises:
+        ValueError: a malformed spec, a module that cannot be imported, or a missing or
+            uncallable name; the message names what was looked for and what there is.
+    """
+    module_name, _, attr = spec[3:].rpartition(":")
+    if not module_name or not attr:
+        raise ValueError(f"expected py:package.module:Name, got {spec!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or module_name
+        where = "" if module_name.startswith(missing) else f" (imported by {module_name})"
+        raise ValueError(f"--policy {spec}: no module named {missing!r}{where}; "
+                         "is its package installed, or its folder on PYTHONPATH?") from None
+    except ImportError as exc:
+        raise ValueError(f"--policy {spec}: importing {module_name} failed: {exc}") from None
+    factory = getattr(module, attr, None)
+    if factory is None:
+        public = sorted(name for name, value in vars(module).items() if callable(value) and not name.startswith("_")
+                        and getattr(value, "__module__", None) == module.__name__)
+        raise ValueError(f"--policy {spec}: module {module_name} has no {attr!r}"
+                         + (f"; it defines {', '.join(public)}" if public else ""))
+    if not callable(factory):
+        raise ValueError(f"--policy {spec}: {module_name}.{attr} is not a class or function")
+    return factory  # type: ignore[no-any-return]
+
+
+def check_policy(spec: str, task_ids: Sequence[str] = ()) -> None:
     """Refuse a spec that cannot work, as far as its entry can tell cheaply (see :class:`PolicyEntry`).
+
+    Args:
+        spec: the policy spec.
+        task_ids: the tasks it is to act on; one it cannot act on at all is refused.
 
     Raises:
         ValueError: an unknown name (listing the known ones).
+        PolicyTaskError: the policy cannot act on some of ``task_ids`` (the message names them).
         GuiAgentError: what the entry's ``check`` finds wrong.
     """
     if spec.startswith("py:"):
+        _py_factory(spec)  # a misspelt module or name fails here, before any worker starts
         return
     name, _, argument = spec.partition(":")
     entry = policy_entries().get(name)
@@ -134,6 +172,19 @@ def check_policy(spec: str) -> None:
         raise ValueError(f"unknown policy {spec!r}; known policies:\n{describe_policies()}")
     if entry.check is not None:
         entry.check(argument)
+    if entry.refuses_task is not None:
+        refusals = {task_id: why for task_id in dict.fromkeys(task_ids) if (why := entry.refuses_task(argument, task_id))}
+        if refusals:
+            raise PolicyTaskError(_refusal_message(spec, refusals, total=len(set(task_ids))))
+
+
+def _refusal_message(spec: str, refusals: dict[str, str], *, total: int) -> str:
+    """One message for the tasks ``spec`` cannot act on: the reason once, the tasks named (the first few)."""
+    (first_id, first_why), count = next(iter(refusals.items())), len(refusals)
+    if count == 1:
+        return f"--policy {spec} cannot act on {first_id}: {first_why}"
+    shown = ", ".join(list(refusals)[:5]) + (f" and {count - 5} more" if count > 5 else "")
+    return f"--policy {spec} cannot act on {count} of the {total} tasks ({shown}): {first_why}"
 
 
 def scorers() -> Scorers:

@@ -127,6 +127,10 @@ def run_episode(
     Returns:
         The result; the episode folder is complete (or ``env_error``) in every case
         except a crash of this process, which leaves a recoverable ``recording`` episode.
+
+    Raises:
+        PolicyTaskError: the policy cannot act on this task at all (its ``reset`` said
+            so); no episode is written.
     """
     owns_env = env is None
     if env is None:
@@ -143,8 +147,10 @@ def run_episode(
             reason = f"setup failed: {exc}" if isinstance(exc, PageError) else str(exc)
             return _finish(writer, task, seed, meter, _env_failure(exc, reason), [])
         instruction = task.instruction or obs.instruction
-        writer = _create_writer(task, env, policy, out_dir, seed, instruction=instruction, frame_format=frame_format)
+        # Before the episode is written: a policy that cannot act on this task at all
+        # (PolicyTaskError) leaves no episode behind, and is the caller's bad input.
         policy.reset(TaskContext(task_id=task.id, instruction=instruction, seed=seed))
+        writer = _create_writer(task, env, policy, out_dir, seed, instruction=instruction, frame_format=frame_format)
         outcome = _loop(task, policy, guarded, writer, obs, meter, on_step)
         events = guarded.finish_episode() if isinstance(guarded, EnvWrapper) and outcome.termination != "env_error" else []
         return _finish(writer, task, seed, meter, outcome, [e.to_dict() for e in events])

@@ -12,7 +12,16 @@ import tomllib
 from gui_agent.actions import Done
 from gui_agent.envs.base import Observation
 from gui_agent.policy import PolicyOutput, TaskContext
-from gui_agent.registry import POLICY_GROUP, PolicyEntry, Scorers, describe_policies, load_policy, policy_entries, scorers
+from gui_agent.registry import (
+    POLICY_GROUP,
+    PolicyEntry,
+    Scorers,
+    check_policy,
+    describe_policies,
+    load_policy,
+    policy_entries,
+    scorers,
+)
 from tests.paths import REPO
 
 
@@ -81,8 +90,14 @@ def test_py_specs_build_any_importable_factory() -> None:
     assert isinstance(policy, GivesUp)
     with pytest.raises(ValueError, match="expected py:package.module:Name"):
         load_policy("py:GivesUp")
-    with pytest.raises(ModuleNotFoundError):
+    # A misspelt module or name is bad input with a message, never an ImportError/AttributeError traceback.
+    with pytest.raises(ValueError, match="no module named 'no_such_module'"):
         load_policy("py:no_such_module:Thing")
+    with pytest.raises(ValueError, match="module tests.test_registry has no 'GivesUpp'; it defines .*GivesUp"):
+        load_policy("py:tests.test_registry:GivesUpp")
+    with pytest.raises(ValueError, match="has no 'GivesUpp'"):
+        check_policy("py:tests.test_registry:GivesUpp")  # what eval runs before any worker starts
+    check_policy("py:tests.test_registry:GivesUp")
 
 
 def test_an_installed_plugin_adds_a_policy_without_touching_the_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

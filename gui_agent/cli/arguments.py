@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections import Counter
 
 
 def positive_int(text: str) -> int:
@@ -33,14 +34,24 @@ def positive_float(text: str) -> float:
 
 
 def seed_range(text: str) -> list[int]:
-    """Seeds like ``0-9`` or ``1,5,7`` (or both: ``0-4,9``), in the order given."""
+    """Seeds like ``0-9`` or ``1,5,7`` (or both: ``0-4,9``), in the order given.
+
+    A range runs upwards and a seed is named once: ``5-2`` or ``1,1`` is a mistake to
+    report, not an empty or doubled run.
+    """
     seeds: list[int] = []
-    try:
-        for part in text.split(","):
-            start, _, end = part.partition("-")
-            seeds.extend(range(int(start), int(end) + 1) if end else [int(start)])
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seeds like 0-9 or 1,5,7, got {text!r}") from None
+    for part in text.split(","):
+        start, dash, end = part.strip().partition("-")
+        try:
+            first, last = int(start), int(end) if dash else int(start)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected seeds like 0-9 or 1,5,7, got {text!r}") from None
+        if last < first:
+            raise argparse.ArgumentTypeError(f"seed range {part.strip()!r} runs backwards; write it low-high, e.g. {last}-{first}")
+        seeds.extend(range(first, last + 1))
+    repeated = sorted(seed for seed, times in Counter(seeds).items() if times > 1)
+    if repeated:
+        raise argparse.ArgumentTypeError(f"seeds named more than once in {text!r}: {', '.join(map(str, repeated))}")
     return seeds
 
 

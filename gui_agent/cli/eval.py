@@ -92,6 +92,13 @@ def handle(args: argparse.Namespace) -> int:
         console = Console(highlight=False, width=200)  # a log file: room for the whole table
     if args.resume and args.out is None:
         return fail(console, "--resume needs --out (the run folder to continue)")
+    if args.headed:
+        from gui_agent.envs.x_display import check_display
+
+        try:
+            check_display(has_display_option=False)  # the workers' browsers show on $DISPLAY: a missing one is the user's setting
+        except GuiAgentError as exc:
+            return fail(console, str(exc))
     if args.seeds:
         args.repeats = len(args.seeds)
     reward_model = args.reward_model or (args.judge if args.best_of > 1 and args.judge and not args.judge.startswith("hf:") else None)

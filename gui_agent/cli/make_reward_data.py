@@ -34,7 +34,7 @@ gui_agent/export/reward.py. Interrupted runs resume: finished episodes are not r
 source episode, a dead or stuck worker replaced and its source retried; on a Ray cluster
 OUT and the episodes must be on a filesystem every node sees.
 Exit status: 0 done, 3 the environment broke during some of the work (see the notes; run
-again to resume), 2 bad input.
+again to resume), 2 bad input, 130 interrupted (Ctrl-C; run again to resume).
 """
 
 
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES % {"kinds": textwrap.fill(", ".join(KINDS), width=88, initial_indent="  ", subsequent_indent="  ")},
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("episodes", nargs="+", type=Path, help="episode folders (or folders holding episode folders)")
+    parser.add_argument("episodes", nargs="+", type=Path, help="episode folders, or folders holding them (searched recursively)")
     parser.add_argument("--out", type=Path, required=True, help="the reward-data folder (created, or resumed)")
     parser.add_argument("--task", type=Path, help="the task file for every episode (default: found from each episode's task id)")
     parser.add_argument("--kinds", type=_kinds, default=KINDS, help="comma-separated variant kinds (default: all)")
@@ -75,26 +75,12 @@ def _kinds(text: str) -> tuple[str, ...]:
     return kinds
 
 
-def _episode_dirs(paths: list[Path]) -> list[Path]:
-    """Episode folders named directly or one level below a named folder."""
-    from gui_agent.episode.format import EPISODE_FILE
-    from replay.errors import ReplayError
-
-    found: list[Path] = []
-    for path in paths:
-        if (path / EPISODE_FILE).is_file():
-            found.append(path)
-        elif path.is_dir() and any((p / EPISODE_FILE).is_file() for p in path.iterdir()):
-            found.extend(sorted(p for p in path.iterdir() if (p / EPISODE_FILE).is_file()))
-        else:
-            raise ReplayError(f"{path}: not an episode folder (no episode.json) nor a folder of them")
-    return list(dict.fromkeys(found))
-
-
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markup import escape
 
+    from gui_agent.envs.x_display import check_display
+    from gui_agent.episode.finder import find_episode_dirs
     from gui_agent.errors import GuiAgentError
     from replay.builder import BuildConfig, make_reward_data
 
@@ -104,7 +90,9 @@ def handle(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.out.is_dir():
         return fail(console, f"--out {args.out}: exists and is not a folder")
     try:
-        episodes = _episode_dirs(args.episodes)
+        if args.headed:
+            check_display(has_display_option=False)
+        episodes = find_episode_dirs(args.episodes)
         config = BuildConfig(out=str(args.out), kinds=args.kinds, seed=args.seed,
                              task_file=str(args.task) if args.task else None, headless=False if args.headed else None)
         if args.quiet or not console.is_terminal:
@@ -118,6 +106,10 @@ def handle(args: argparse.Namespace) -> int:
                 )
     except (GuiAgentError, OSError) as exc:
         return fail(console, str(exc))
+    except KeyboardInterrupt:  # what is written stays; the next run skips what is done
+        console.print(f"[yellow]interrupted[/yellow]; the finished episodes' data is kept in {escape(str(args.out))}. "
+                      "Run the same command again to resume", soft_wrap=True)
+        return 130
     for text in report.notes:
         console.print(f"[yellow]note:[/yellow] {escape(text)}", soft_wrap=True)
     console.print(

@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("episodes", nargs="+", type=Path, help="episode folders to replay")
+    parser.add_argument("episodes", nargs="+", type=Path,
+                        help="episode folders to replay, or folders holding them (searched recursively, e.g. a run's --out)")
     parser.add_argument("--task", type=Path, help="the task file to replay on (default: found from the episode's task id)")
     parser.add_argument("--out", type=Path, default=Path("replays"), help="folder for the replay episodes (default: replays/)")
     parser.add_argument("--timed", action="store_true", help="keep the recording's pace (default: as fast as the environment settles)")
@@ -57,6 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from gui_agent.envs.x_display import check_display
+    from gui_agent.episode.finder import find_episode_dirs
     from gui_agent.errors import GuiAgentError
     from gui_agent.runner import EnvSlot
     from replay.replayer import replay_episode
@@ -70,7 +73,9 @@ def handle(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.out.is_dir():
         return fail(console, f"--out {args.out}: exists and is not a folder")
     try:
-        sources = [load_source(path, task_file=args.task) for path in args.episodes]
+        if args.headed:
+            check_display(args.display)
+        sources = [load_source(path, task_file=args.task) for path in find_episode_dirs(args.episodes)]
     except (GuiAgentError, OSError) as exc:
         return fail(console, str(exc))
     codes = []

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "timeline and the labels. Edits (trim, relabel) are applied first, in place.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("episode", type=Path, help="an episode folder")
+    parser.add_argument("episode", type=Path, help="an episode folder, or a folder holding exactly one")
     parser.add_argument("--out", type=Path, help="where to write the page (default: EPISODE/review.html)")
     parser.add_argument("--trim", metavar="START:END", help="keep steps START..END-1 (END may be empty)")
     verdict = parser.add_mutually_exclusive_group()
@@ -34,11 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from gui_agent.errors import EpisodeFormatError
+    from gui_agent.episode.finder import find_one_episode
+    from gui_agent.errors import EpisodeFormatError, EpisodeNotFoundError
     from recorder.edit import relabel, trim
     from recorder.review import write_review
 
     try:
+        args.episode = find_one_episode(args.episode)
         if args.trim:
             start_text, _, end_text = args.trim.partition(":")
             trim(args.episode, int(start_text or 0), int(end_text) if end_text else None)
@@ -52,7 +54,7 @@ def handle(args: argparse.Namespace) -> int:
         if labels or success is not None or args.notes is not None or args.instruction is not None:
             relabel(args.episode, success=success, notes=args.notes, instruction=args.instruction, labels=labels)
         page = write_review(args.episode, args.out)
-    except (EpisodeFormatError, ValueError, OSError) as exc:
+    except (EpisodeFormatError, EpisodeNotFoundError, ValueError, OSError) as exc:
         print(f"error: {exc}")
         return 2
     print(f"review: {page}")

@@ -72,16 +72,21 @@ def handle(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from gui_agent.envs.factory import make_env
-    from gui_agent.errors import GuiAgentError
+    from gui_agent.envs.x_display import check_display
+    from gui_agent.errors import GuiAgentError, PolicyTaskError
     from gui_agent.guards import Budget
-    from gui_agent.registry import load_policy
+    from gui_agent.registry import check_policy, load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
 
     console = Console(stderr=False, highlight=False)
     try:
         task = load_task(args.task)
-        policy = load_policy(acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy)
+        spec = acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy
+        check_policy(spec, [task.id])  # a policy that cannot act on this task: refused before any browser starts
+        if args.headed or getattr(task.environment, "headless", True) is False:
+            check_display(args.display)  # a missing or wrong display is the user's setting, not an env failure
+        policy = load_policy(spec)
     except (GuiAgentError, ValueError, OSError) as exc:
         return fail(console, str(exc))
     from gui_agent.task.task_inputs import missing_inputs_message
@@ -105,6 +110,8 @@ def handle(args: argparse.Namespace) -> int:
                 env = None
             results.append(result)
             _print_result(console, label, result)
+    except PolicyTaskError as exc:  # said by the policy itself at reset: no episode was written
+        return fail(console, str(exc))
     except GuiAgentError as exc:
         return fail(console, str(exc), 3)
     except KeyboardInterrupt:

@@ -8,17 +8,28 @@ from pathlib import Path
 from gui_agent.cli.failure import fail
 
 
+EXAMPLES = """\
+examples:
+  gui-agent run datasets/tasks/miniwob/click-button.yaml --policy oracle --out runs/demo && gui-agent show runs/demo
+  gui-agent show runs/demo/miniwob-click-button_20261130T071500_ab12cd   # one episode of several
+  gui-agent show EPISODE --recover   # repair an episode a crash left as 'recording'
+
+EPISODE is an episode folder, or a folder holding exactly one (searched at any depth); a
+folder holding several is refused with the first few listed. Exit status: 0 shown,
+1 shown with problems (a damaged episode), 2 not an episode.
+"""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "show",
         help="summarise an episode folder",
         description="Summarise an episode: task, environment, who acted, outcome and every step. "
         "A damaged episode is shown leniently with its problems listed.",
-        epilog="examples:\n  gui-agent show runs/demo/miniwob-click-button_20261130T071500_ab12cd\n"
-        "  gui-agent show EPISODE --recover   # repair an episode a crash left as 'recording'",
+        epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("episode", type=Path, help="an episode folder")
+    parser.add_argument("episode", type=Path, help="an episode folder, or a folder holding exactly one (e.g. a one-episode run's --out)")
     parser.add_argument("--recover", action="store_true", help="repair an unfinished ('recording') episode in place first")
     parser.add_argument("--max-steps", type=int, default=50, help="list at most this many steps (default: 50)")
     parser.set_defaults(handler=handle)
@@ -31,12 +42,14 @@ def handle(args: argparse.Namespace) -> int:
 
     from gui_agent.actions import action_from_dict, action_to_text
     from gui_agent.episode import read_episode, recover
-    from gui_agent.errors import ActionError, EpisodeFormatError
+    from gui_agent.episode.finder import find_one_episode
+    from gui_agent.errors import ActionError, EpisodeFormatError, EpisodeNotFoundError
 
     console = Console(highlight=False)
     try:
-        episode = recover(args.episode) if args.recover else read_episode(args.episode, lenient=True)
-    except EpisodeFormatError as exc:
+        path = find_one_episode(args.episode)
+        episode = recover(path) if args.recover else read_episode(path, lenient=True)
+    except (EpisodeFormatError, EpisodeNotFoundError) as exc:
         return fail(console, str(exc))
     meta = episode.meta
     outcome = meta.outcome

@@ -20,15 +20,14 @@ if TYPE_CHECKING:  # imported lazily at run time, to keep ``gui-agent --help`` f
 
 EXAMPLES = """\
 examples:
-  gui-agent validate datasets/miniwob/click-button.yaml
-  gui-agent validate datasets/                # every *.yaml / *.yml below the folder
-  gui-agent validate -q tasks/*.yaml          # one line per file
+  gui-agent validate datasets/tasks/miniwob/click-button.yaml
+  gui-agent validate datasets/tasks/desktop/           # every *.yaml / *.yml below the folder
+  gui-agent validate -q datasets/tasks/miniwob/*.yaml  # one line per file
 
 exit status: 0 when every file is valid, 1 when any is not (each problem is printed as
 FILE:LINE: key.path: what is wrong and what was expected).
 """
 
-TASK_SUFFIXES = (".yaml", ".yml")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -92,11 +91,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _expand(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     """Files as given, folders replaced by their task files; also folders with none."""
+    from gui_agent.evaluate.suite import task_files_in
+
     files: list[Path] = []
     empty: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in TASK_SUFFIXES and p.is_file())
+            found = task_files_in(path)  # the folders 'gui-agent eval' and 'annotate' would read
             if found:
                 files.extend(found)
             else:

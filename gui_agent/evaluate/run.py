@@ -15,13 +15,14 @@ and the plot. Everything is in the output folder::
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gui_agent.evaluate.ledger import LEDGER_FILE, Ledger, read_ledger, read_manifest, resume_conflicts, write_manifest
+from gui_agent.evaluate.ledger import LEDGER_FILE, MANIFEST_FILE, Ledger, read_ledger, read_manifest, resume_conflicts, write_manifest
 from gui_agent.evaluate.plot import PLOT_FILE, plot_cost_effectiveness
 from gui_agent.evaluate.report import summarize, write_results
 from gui_agent.evaluate.suite import resolve_suite
@@ -146,6 +147,7 @@ def evaluate_suite(
     elif old is not None or (out / LEDGER_FILE).exists():
         raise ValueError(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
     _check_models(options, task_files, on_note)
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     done = read_ledger(out / LEDGER_FILE)
     # A model service that was down is worth asking again; an episode that ran is not.
@@ -195,17 +197,35 @@ def evaluate_suite(
             if on_note is not None:
                 on_note(session["stopped"] + " (raise --max-run-cost and --resume to run them)")
 
-    with Ledger(out / LEDGER_FILE) as ledger:
-        try:
-            if pending:
-                pool.run(scheduler, record, on_note)
-        finally:
-            wall = time.monotonic() - started
-            session.update(finished_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-                           wall_s=round(wall, 3), episodes=finished,
-                           episodes_per_s=round(finished / wall, 4) if wall > 0 and finished else None)
-            write_manifest(out, manifest)
+    try:
+        with Ledger(out / LEDGER_FILE) as ledger:
+            try:
+                if pending:
+                    pool.run(scheduler, record, on_note)
+            finally:
+                wall = time.monotonic() - started
+                session.update(finished_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                               wall_s=round(wall, 3), episodes=finished,
+                               episodes_per_s=round(finished / wall, 4) if wall > 0 and finished else None)
+                write_manifest(out, manifest)
+    except Exception:
+        if not options.resume and finished == 0:
+            _release(out, created=created)  # nothing ran: the same command may be run again as it is
+        raise
     return report(out, items=items, k=options.repeats)
+
+
+def _release(out: Path, *, created: bool) -> None:
+    """Undo a new run that failed before any episode finished (workers that could not start).
+
+    The run's files are what make ``--out`` "already hold a run"; the folder goes too
+    when this run created it. A folder the user made keeps everything else in it.
+    """
+    if created:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    for name in (MANIFEST_FILE, LEDGER_FILE):
+        (out / name).unlink(missing_ok=True)
 
 
 def _cost(entry: dict[str, Any]) -> float:
@@ -214,17 +234,22 @@ def _cost(entry: dict[str, Any]) -> float:
 
 
 def _check_models(options: EvalOptions, task_files: list[Path], on_note: Callable[[str], None] | None) -> None:
-    """Refuse a policy spec, judge or reward model that cannot work before any worker starts (loads no weights)."""
+    """Refuse a task file, policy spec, judge or reward model that cannot work before any worker starts (loads no weights).
+
+    A policy that cannot act on some of the tasks at all (a scripted oracle) is refused
+    here, as bad input: run as episodes, each would only end without a verdict.
+    """
     if options.best_of > 1 and not options.reward_model:
         raise ValueError("--best-of needs a reward model: --reward-model CKPT (or a checkpoint as --judge)")
-    check_policy(options.policy)
+    from gui_agent.task import load_task
+
+    tasks = [load_task(p) for p in task_files]
+    check_policy(options.policy, [task.id for task in tasks])  # e.g. the MiniWoB++ oracle on desktop tasks
     if options.best_of > 1:
         scorers().check_reward_model(str(options.reward_model))
     if options.judge:
-        from gui_agent.task import load_task
-
         scorers().check_judge(options.judge)
-        if on_note is not None and all(load_task(p).evaluator is not None for p in task_files):
+        if on_note is not None and all(task.evaluator is not None for task in tasks):
             on_note("every task has an evaluator, so the judge is not used (it judges tasks without one)")
 
 

@@ -76,6 +76,7 @@ class EpisodeWorker:
 
     def run(self, item: Any) -> dict[str, Any]:
         """Run one work item (retrying environment failures) and return its ledger record."""
+        from gui_agent.errors import PolicyTaskError
         from gui_agent.guards import Budget
         from gui_agent.runner import run_with_retries
         from gui_agent.task import load_task
@@ -93,6 +94,9 @@ class EpisodeWorker:
                 max_attempts=self.config.max_attempts, on_loop=self.config.on_loop,
                 budget=Budget.from_limits(task.limits, max_tokens=self.config.max_tokens, max_cost_usd=self.config.max_cost_usd),
             )
+        except PolicyTaskError as exc:  # the policy cannot act on this task: its failure, not the environment's
+            record.update(success=False, reward=0.0, steps=0, duration_s=0.0, termination="agent_error", reason=str(exc),
+                          fault=None, attempts=1, env_failures=[], usage={}, guard_events=[], episode=None)
         except Exception as exc:  # noqa: BLE001 - a bug must not end the run; it is reported, never scored
             self.slot.discard()
             record.update(success=None, reward=0.0, steps=0, duration_s=0.0, termination="env_error", fault="internal",

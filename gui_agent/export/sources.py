@@ -24,8 +24,9 @@ from typing import Literal
 from PIL import Image
 
 from gui_agent.episode import Episode, EpisodeMeta, read_episode, read_meta
+from gui_agent.episode.finder import episodes_in
 from gui_agent.episode.format import EPISODE_FILE, FrameFormat, frame_format_of
-from gui_agent.errors import EpisodeFormatError, ExportError
+from gui_agent.errors import EpisodeFormatError, EpisodeNotFoundError, ExportError
 from gui_agent.export.duplicates import episode_difference
 from gui_agent.export.stations import is_station_dataset, review_decision
 
@@ -65,28 +66,27 @@ def _station_above(candidate: Path, root: Path) -> Path | None:
 def find_episodes(paths: Iterable[str | Path]) -> EpisodeDirs:
     """:func:`find_episode_dirs`, with the station DATASET each folder was found in.
 
-    A path that is (or holds, at any depth) a station DATASET brings that DATASET's episodes
-    in as the station's. An episode folder named directly is the user's own choice and is
-    never the station's (this is how ``gui-agent annotate --list-accepted`` output is exported).
+    Episodes are found by the one rule every command follows
+    (:func:`gui_agent.episode.finder.episodes_in`). A path that is (or holds, at any depth)
+    a station DATASET brings that DATASET's episodes in as the station's. An episode folder
+    named directly is the user's own choice and is never the station's (this is how
+    ``gui-agent annotate --list-accepted`` output is exported).
+
+    Raises:
+        ExportError: a path that does not exist, or holds no episode.
     """
     found: list[Path] = []
     stations: dict[Path, Path] = {}
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
-            raise ExportError(f"{path}: no such file or folder")
-        if path.is_file() and path.name == EPISODE_FILE:
+        if path.name == EPISODE_FILE and path.is_file():
             path = path.parent
-        if not path.is_dir():
-            raise ExportError(f"{path}: not an episode folder nor a folder of episodes")
-        named = (path / EPISODE_FILE).is_file()
-        if named:
-            candidates = [path]
-        else:
-            candidates = sorted(p.parent for p in path.rglob(EPISODE_FILE))
-            if not candidates:
-                raise ExportError(f"{path}: holds no episode (no {EPISODE_FILE} in it or below it)")
+        try:
+            candidates = episodes_in(path)
+        except EpisodeNotFoundError as exc:
+            raise ExportError(str(exc)) from None
+        named = candidates == [path]
         for candidate in candidates:
             key = candidate.resolve()
             if key not in seen:

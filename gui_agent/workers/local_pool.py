@@ -42,6 +42,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from gui_agent.errors import GuiAgentError
 from gui_agent.workers.spec import WorkerSpec
 from gui_agent.workers.work import LostWork, Scheduler, WorkItem
 
@@ -90,7 +91,10 @@ def _worker_main(conn: Connection, config: WorkerSpec, parent_pid: int, cpu: int
         try:
             worker = config.build()
         except Exception as exc:  # noqa: BLE001 - reported to the coordinator, which stops the run
-            conn.send(("fatal", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"))
+            # A policy or model refusing its settings says why in its message (PolicyEntry.build's
+            # contract): that is bad input, shown as one line. Anything else is a bug: its traceback.
+            said = isinstance(exc, (ValueError, GuiAgentError))
+            conn.send(("fatal", f"{type(exc).__name__}: {exc}" + ("" if said else f"\n{traceback.format_exc(limit=5)}")))
             return
         conn.send(("ready", os.getpid()))
         while True:

@@ -11,6 +11,7 @@ from pathlib import Path
 from gui_agent.actions import Action, Done
 from gui_agent.envs.base import Observation
 from gui_agent.episode import read_episode
+from gui_agent.episode.finder import find_one_episode
 from gui_agent.policy import PolicyOutput, TaskContext
 
 
@@ -18,13 +19,17 @@ class ReplayPolicy:
     """Emits the recorded actions one per call, then ``done``.
 
     Args:
-        episode_path: an episode folder in the trajectory format.
+        episode_path: an episode folder in the trajectory format, or a folder holding exactly one.
+
+    Raises:
+        EpisodeNotFoundError: no episode there, or several.
+        EpisodeFormatError: the episode is damaged.
     """
 
     name = "replay"
 
     def __init__(self, episode_path: str | Path):
-        self.episode_path = Path(episode_path)
+        self.episode_path = find_one_episode(episode_path)
         episode = read_episode(self.episode_path)
         self._actions: list[Action] = episode.actions()
         self._thoughts = [step.thought for step in episode.steps]

@@ -6,6 +6,9 @@ imported only when it is built, so listing them, or choosing the oracle, never l
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from gui_agent.policy import Policy
 from gui_agent.registry import PolicyEntry
 
@@ -14,6 +17,26 @@ def _oracle(argument: str) -> Policy:
     from models.policies.miniwob_oracle import MiniWobOraclePolicy
 
     return MiniWobOraclePolicy()
+
+
+def _oracle_refuses(argument: str, task_id: str) -> str | None:
+    from models.policies.miniwob_oracle.policy import task_name
+    from models.policies.miniwob_oracle.registry import SOLVERS
+
+    if task_name(task_id) in SOLVERS:
+        return None
+    return ("the MiniWoB++ oracle solves only the MiniWoB++ tasks it has a solver for (datasets/tasks/miniwob/); "
+            "for the desktop suites use --policy desktop-oracle, for other tasks a model (hf:, openai:, anthropic:) "
+            "or random")
+
+
+def _desktop_oracle_refuses(argument: str, task_id: str) -> str | None:
+    from models.policies.desktop_oracle.registry import SCRIPTS
+
+    if task_id in SCRIPTS:
+        return None
+    return ("the desktop oracle plays only the scripts of the shipped desktop suites (datasets/tasks/desktop/); "
+            "for MiniWoB++ tasks use --policy oracle, for other tasks a model (hf:, openai:, anthropic:) or random")
 
 
 def _desktop_oracle(argument: str) -> Policy:
@@ -72,8 +95,21 @@ def _openai_cua(argument: str) -> Policy:
     return load_openai_computer_policy(argument)
 
 
-ORACLE = PolicyEntry("oracle", "scripted MiniWoB++ solver that reads the DOM (demonstrations, reference)", _oracle)
-DESKTOP_ORACLE = PolicyEntry("desktop-oracle", "scripted solver of the desktop suites (real clicks and keys through XTEST)", _desktop_oracle)
+def _reachable(build: Callable[[str], Any]) -> Callable[[str], None]:
+    """An HTTP policy's check: it builds (options, key), and its endpoint's host resolves and accepts a connection."""
+
+    def check(argument: str) -> None:
+        from models.http.probe import probe_endpoint
+
+        probe_endpoint(build(argument).base_url)
+
+    return check
+
+
+ORACLE = PolicyEntry("oracle", "scripted MiniWoB++ solver that reads the DOM (demonstrations, reference)", _oracle,
+                     refuses_task=_oracle_refuses)
+DESKTOP_ORACLE = PolicyEntry("desktop-oracle", "scripted solver of the desktop suites (real clicks and keys through XTEST)",
+                             _desktop_oracle, refuses_task=_desktop_oracle_refuses)
 RANDOM = PolicyEntry("random", "random clicks/typing/keys; 'random:SEED' to choose the seed", _random)
 REPLAY = PolicyEntry("replay", "'replay:EPISODE_DIR' plays a recorded episode's actions", _replay)
 PIXEL = PolicyEntry(
@@ -82,16 +118,17 @@ PIXEL = PolicyEntry(
 HF = PolicyEntry(
     "hf", "'hf:PATH_OR_ID[?images=2&...]' a transformers vision-language model (Qwen2-VL, Qwen2.5-VL/UI-TARS, Idefics3/SmolVLM)", _hf
 )
-# HTTP policies load no weights: building one is the cheap check (options, key).
+# HTTP policies load no weights: building one is the cheap check (options, key), with one
+# connection to the endpoint (models/http/probe.py: no request, nothing paid).
 OPENAI = PolicyEntry(
     "openai", "'openai:MODEL[?base_url=...&format=uitars|uitars-v1|pyautogui|json]' a model behind an OpenAI-compatible chat API "
-    "(vLLM, SGLang, TGI, transformers serve, Ollama, OpenAI); key from $OPENAI_API_KEY", _openai, check=_openai,
+    "(vLLM, SGLang, TGI, transformers serve, Ollama, OpenAI); key from $OPENAI_API_KEY", _openai, check=_reachable(_openai),
 )
 ANTHROPIC = PolicyEntry(
     "anthropic", "'anthropic:MODEL[?tool=computer_20251124&display=WxH]' Claude with the computer-use tool; key from $ANTHROPIC_API_KEY",
-    _anthropic, check=_anthropic,
+    _anthropic, check=_reachable(_anthropic),
 )
 OPENAI_CUA = PolicyEntry(
     "openai-cua", "'openai-cua:MODEL[?environment=linux]' OpenAI's computer-use model (Responses API); key from $OPENAI_API_KEY",
-    _openai_cua, check=_openai_cua,
+    _openai_cua, check=_reachable(_openai_cua),
 )

@@ -27,7 +27,7 @@ def test_cli_error_naming_a_path_with_brackets_is_a_clean_exit_2(tmp_path: Path)
     result = subprocess.run([sys.executable, "-m", "gui_agent", "show", str(episode)], cwd=REPO, capture_output=True, text=True,
                             timeout=60, check=False)
     assert result.returncode == 2, result.stdout + result.stderr
-    assert f"error: {episode}/episode.json: missing" in result.stdout
+    assert f"error: {episode}: not an episode folder" in result.stdout
     assert "Traceback" not in result.stderr
 
 

@@ -22,10 +22,26 @@ def test_named_suite_folder_and_files_resolve_in_order_without_duplicates(tmp_pa
     assert resolve_suite([str(MINIWOB)]) == named
     one = str(MINIWOB / "click-test.yaml")
     assert resolve_suite([one, "miniwob"])[0].name == "click-test.yaml" and len(resolve_suite([one, "miniwob"])) == 76
-    with pytest.raises(ValueError, match="named suites: miniwob"):
+    with pytest.raises(ValueError, match="named suites: desktop, miniwob"):
         resolve_suite(["no-such-suite"])
     with pytest.raises(ValueError, match="no task files"):
         resolve_suite([str(tmp_path)])
+    with pytest.raises(ValueError, match="not a task file"):
+        resolve_suite(["../miniwob"])  # a name never leaves datasets/tasks/
+
+
+def test_suites_and_folders_are_searched_into_subfolders_as_validate_searches_them(tmp_path: Path) -> None:
+    """`gui-agent eval desktop` used to say "the suite has no tasks": its task files are in desktop/calc/, desktop/mail/..."""
+    desktop = resolve_suite(["desktop"])
+    expected = sorted(p.resolve() for p in (MINIWOB.parent / "desktop").rglob("*.yaml"))
+    assert desktop == expected and len({p.parent.name for p in desktop}) >= 4  # calc, impress, mail, writer
+    assert resolve_suite(["desktop/calc"]) == [p for p in desktop if p.parent.name == "calc"]
+    nested = tmp_path / "my-tasks" / "forms"
+    nested.mkdir(parents=True)
+    (nested / "a.yml").write_text("id: a\n")
+    (tmp_path / "my-tasks" / "b.yaml").write_text("id: b\n")
+    (tmp_path / "my-tasks" / "notes.txt").write_text("not a task")
+    assert [p.name for p in resolve_suite([str(tmp_path / "my-tasks")])] == ["b.yaml", "a.yml"]
 
 
 def test_scheduler_keeps_workers_on_their_task_and_spreads_idle_ones() -> None:

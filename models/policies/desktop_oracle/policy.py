@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 
 from gui_agent.actions import Done, Wait
 from gui_agent.envs.base import Observation
+from gui_agent.errors import PolicyTaskError
 from gui_agent.policy import PolicyOutput, TaskContext
 from models.policies.desktop_oracle.script import Item, WaitForTitle
 
@@ -14,7 +15,7 @@ from models.policies.desktop_oracle.script import Item, WaitForTitle
 POLL_S = 0.25
 
 
-class UnsupportedTaskError(ValueError):
+class UnsupportedTaskError(PolicyTaskError):
     """The oracle has no script for this task."""
 
 
