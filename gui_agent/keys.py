@@ -1,5 +1,8 @@
 """Canonical key names (see :data:`gui_agent.actions.NAMED_KEYS`) for each input backend.
 
+Key names belong to the action layer: the action formats read and write them (a
+BrowserGym ``press('Control+a')``, an xdotool ``ctrl+Return`` from a computer-use model)
+and the environments press them, both from these tables, so the two cannot drift apart.
 One table per backend, so an environment never spells keys itself:
 
 * :func:`to_playwright_key` for ``page.keyboard.down/up/press`` (browser environments);

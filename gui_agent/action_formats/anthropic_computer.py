@@ -48,7 +48,7 @@ Conventions the reader must know:
   ``hold_key``: holding keys for a duration is not a key press.
 * ``key`` uses xdotool's syntax: ``"ctrl+s"``, ``"Return"``, ``"alt+Tab"``, ``"Page_Down"``;
   several chords separated by spaces (``"ctrl+a BackSpace"``) are pressed in turn. Key
-  names go through :data:`gui_agent.envs.keys.XDOTOOL_KEYS` / ``XDOTOOL_CHARS`` (the tables
+  names go through :data:`gui_agent.keys.XDOTOOL_KEYS` / ``XDOTOOL_CHARS`` (the tables
   the desktop environment presses with) and :func:`gui_agent.actions.normalize_key`.
   Letters keep their case, as xdotool keeps it (``"ctrl+S"`` is ctrl with a capital S).
 * ``left_mouse_down`` ... ``left_mouse_up`` arrive as separate tool calls (one per
@@ -83,8 +83,8 @@ from gui_agent.action_formats._gestures import (
 )
 from gui_agent.action_formats.browsergym import split_playwright_keys
 from gui_agent.actions import Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait, normalize_key
-from gui_agent.envs.keys import XDOTOOL_CHARS, XDOTOOL_KEYS, to_xdotool_key
 from gui_agent.errors import ActionError, ActionParseError
+from gui_agent.keys import XDOTOOL_CHARS, XDOTOOL_KEYS, to_xdotool_key
 
 AnthropicToolVersion = Literal["computer_20250124", "computer_20251124"]
 TOOL_VERSIONS: tuple[str, ...] = ("computer_20250124", "computer_20251124")
@@ -161,7 +161,7 @@ def key_from_xdotool(name: str) -> str:
 def key_to_xdotool(key: str) -> str:
     """The xdotool name of a canonical key (``'enter'`` -> ``'Return'``, ``'meta'`` -> ``'super'``).
 
-    The table is the desktop environment's (:func:`gui_agent.envs.keys.to_xdotool_key`).
+    The table is :func:`gui_agent.keys.to_xdotool_key`'s, the one the desktop environment presses with.
     """
     return to_xdotool_key(key)
 

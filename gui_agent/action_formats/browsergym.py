@@ -54,8 +54,8 @@ from gui_agent.actions import (
     Wait,
     normalize_key,
 )
-from gui_agent.envs.keys import to_playwright_key
 from gui_agent.errors import ActionError, ActionParseError
+from gui_agent.keys import to_playwright_key
 
 _BUTTONS = ("left", "middle", "right")
 _ELEMENT_ACTIONS = frozenset(
@@ -128,8 +128,8 @@ def key_from_playwright(name: str) -> str:
 def key_to_playwright(key: str) -> str:
     """Playwright's name of a canonical key (``'ctrl'`` -> ``'Control'``, ``'up'`` -> ``'ArrowUp'``).
 
-    The table is the browser environment's (:data:`gui_agent.envs.keys.PLAYWRIGHT_KEYS`), so
-    what BrowserGym strings say and what the environment presses cannot drift apart.
+    The table is :data:`gui_agent.keys.PLAYWRIGHT_KEYS`, the one the browser environment presses
+    with, so what BrowserGym strings say and what the environment presses cannot drift apart.
     """
     return to_playwright_key(key)
 

@@ -68,9 +68,9 @@ from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Click, Done, Drag,
 from gui_agent.envs.base import Env, Observation, StepResult
 from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE, ChromiumProcess
 from gui_agent.envs.browser.dom_snapshot import DOM_SNAPSHOT_JS
-from gui_agent.envs.keys import to_playwright_key
 from gui_agent.episode.format import EnvInfo, ScreenSize
 from gui_agent.errors import EnvDiedError, EnvError, EnvHungError, GuiAgentError, PageError, first_line
+from gui_agent.keys import to_playwright_key
 
 T = TypeVar("T")
 

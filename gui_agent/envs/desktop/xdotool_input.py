@@ -14,7 +14,7 @@ meanwhile; the BadWindow error then kills xdotool (Xlib's default error handler 
 :class:`XdotoolDiedError` says so and the next action starts a new one.
 
 xdotool splits script lines on spaces and knows no quoting, so text is never passed as
-an argument: every character becomes a keysym name (:func:`gui_agent.envs.keys.to_xdotool_key`)
+an argument: every character becomes a keysym name (:func:`gui_agent.keys.to_xdotool_key`)
 sent with ``key``. On LibreOffice, with no delay between keystrokes a repeated
 key is dropped ("aaaaaaaa" arrives as "aa": a release and press of one key at the same
 instant reads as auto-repeat), so keys go :data:`KEY_DELAY_MS` apart. Characters outside
@@ -44,9 +44,9 @@ from gui_agent.actions import (
     Type,
     Wait,
 )
-from gui_agent.envs.keys import to_xdotool_key
 from gui_agent.envs.owned_process import describe_exit
 from gui_agent.errors import EnvDiedError, EnvError, EnvHungError
+from gui_agent.keys import to_xdotool_key
 
 #: Intermediate pointer positions of a drag (apps start a drag after some motion).
 DRAG_STEPS = 8

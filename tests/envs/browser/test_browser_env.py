@@ -19,8 +19,8 @@ from gui_agent.actions import Click, Done, Drag, Hotkey, Move, Scroll, Type, Wai
 from gui_agent.envs import procfs
 from gui_agent.envs.browser.chromium import TEMP_PREFIX, ChromiumProcess, sweep_stale_temp_dirs
 from gui_agent.envs.browser.env import BrowserEnv
-from gui_agent.envs.keys import PLAYWRIGHT_KEYS, to_playwright_key, to_xdotool_key
 from gui_agent.errors import ActionError, EnvDiedError, EnvError, EnvHungError, PageError
+from gui_agent.keys import PLAYWRIGHT_KEYS, to_playwright_key, to_xdotool_key
 
 
 # ---------------------------------------------------------------------- /proc helpers
