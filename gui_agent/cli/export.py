@@ -42,8 +42,9 @@ and the values of environment variables named like keys, tokens and passwords
 reported and skipped. Load the result with datasets.load_dataset(DIR, "steps"); turn it
 back into episodes with 'gui-agent import DIR --out EPISODES_DIR'.
 
-Pushing needs a token with write access: HF_TOKEN, or 'hf auth login' beforehand. Re-run
-the same command to resume an interrupted push. Exit status: 0 exported (and pushed),
+Pushing needs a token with write access: HF_TOKEN, or 'hf auth login' beforehand. After a
+failed push, re-run the same command to resume it: the export in OUT is pushed as it is
+(not made again; --overwrite makes it again), and files already on the hub are not sent again. Exit status: 0 exported (and pushed),
 1 nothing exported or the push failed, 2 bad input.
 """
 
@@ -105,6 +106,7 @@ def handle(args: argparse.Namespace) -> int:
         SplitSpec,
         export_dataset,
     )
+    from gui_agent.export.push import pending_push
     from gui_agent.export.scrub import read_secrets_file, secrets_in_environment
     from gui_agent.export.splits import parse_ratios
 
@@ -120,6 +122,11 @@ def handle(args: argparse.Namespace) -> int:
                 secrets.append(token)  # the token never ends up in a dataset
         if args.push and not token:
             raise ExportError("--push needs a hub token: set HF_TOKEN or log in with 'hf auth login'")
+        command = _command(args)
+        if args.push and not args.overwrite and pending_push(args.out) == command:
+            # The same command after a failed push: the export is there, only the push is left.
+            console.print(escape(f"{args.out} holds this command's export, whose push failed: pushing it again"), soft_wrap=True)
+            return _push(console, args, token, command)
         options = ExportOptions(
             formats=tuple(f.strip() for f in args.format.split(",") if f.strip()),
             split=SplitSpec(ratios=parse_ratios(args.split), by=args.split_by, seed=args.seed),
@@ -161,14 +168,26 @@ def handle(args: argparse.Namespace) -> int:
     if report.summary.scrub and sum(report.summary.scrubbed.values()):
         console.print("scrubbed " + ", ".join(f"{k} {v}" for k, v in report.summary.scrubbed.items() if v))
     if args.push:
-        return _push(console, args, token)
+        return _push(console, args, token, command)
     return 0
 
 
-def _push(console, args: argparse.Namespace, token: str | None) -> int:  # type: ignore[no-untyped-def]
+def _command(args: argparse.Namespace) -> dict[str, object]:
+    """What makes an export and its push the same command again (the paths resolved)."""
+    return {
+        "episodes": [str(p.resolve()) for p in args.episodes], "out": str(args.out.resolve()), "push": args.push,
+        "format": args.format, "split": args.split, "split_by": args.split_by, "seed": args.seed, "no_scrub": args.no_scrub,
+        "secrets_file": str(args.secrets_file.resolve()) if args.secrets_file else None, "license": args.license,
+        "name": args.name, "video": args.video, "action_format": args.action_format, "sft_images": args.sft_images,
+        "sft_history": args.sft_history, "shard_size": args.shard_size, "include_unreviewed": args.include_unreviewed,
+    }
+
+
+def _push(console, args: argparse.Namespace, token: str | None, command: dict[str, object]) -> int:  # type: ignore[no-untyped-def]
     from rich.markup import escape
 
     from gui_agent.export import ExportError, push_dataset
+    from gui_agent.export.push import clear_pending_push, mark_push_pending
 
     def on_chunk(part: int, parts: int, files: list[str]) -> None:
         what = files[0] if len(files) == 1 else f"{len(files)} files"
@@ -180,9 +199,12 @@ def _push(console, args: argparse.Namespace, token: str | None) -> int:  # type:
             token=token, endpoint=args.endpoint, on_chunk=on_chunk,
         )
     except ExportError as exc:
+        mark_push_pending(args.out, command)
         console.print(f"[red]push failed:[/red] {escape(_redact(str(exc), token))}", soft_wrap=True)
-        console.print("re-run the same command to resume; files already on the hub are not sent again")
+        console.print("re-run the same command to resume: the export is kept and pushed again, "
+                      "and files already on the hub are not sent again")
         return 1
+    clear_pending_push(args.out)
     console.print(
         f"pushed to {escape(report.url)}: {len(report.uploaded)} file(s) uploaded, {len(report.unchanged)} unchanged, "
         f"{len(report.deleted)} stale removed, {len(report.commits)} commit(s)", soft_wrap=True,

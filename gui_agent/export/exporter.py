@@ -31,6 +31,7 @@ from gui_agent.export.layout import (
     EPISODES,
     FORMAT_CONFIGS,
     OUTCOMES,
+    PENDING_PUSH_FILE,
     PREFERENCES,
     REWARD,
     SFT,
@@ -151,13 +152,14 @@ def _prepare_out(out: Path, overwrite: bool) -> None:
     entries = {p.name for p in out.iterdir()}
     if not entries:
         return
-    ours = {CARD_FILE, DATA_DIR, ".cache"}
+    ours = {CARD_FILE, DATA_DIR, ".cache", PENDING_PUSH_FILE}
     if entries - ours:
         raise ExportError(f"{out}: not empty and not an earlier export ({', '.join(sorted(entries - ours)[:5])}); choose an empty folder")
     if not overwrite:
         raise ExportError(f"{out}: already holds an export; pass --overwrite to replace it")
     shutil.rmtree(out / DATA_DIR, ignore_errors=True)
     (out / CARD_FILE).unlink(missing_ok=True)
+    (out / PENDING_PUSH_FILE).unlink(missing_ok=True)  # a push left to resume was of the export replaced now
 
 
 def _read(path: Path) -> bytes:

@@ -21,6 +21,9 @@ EXPORT_FORMAT_VERSION = 1
 
 CARD_FILE = "README.md"
 DATA_DIR = "data"
+#: In an export folder whose push failed: the command that made it, so running that command
+#: again resumes the push instead of refusing the folder (never pushed itself).
+PENDING_PUSH_FILE = ".gui-agent-pending-push.json"
 SHARD_TEMPLATE = "data/{config}/{split}-{index:05d}-of-{count:05d}.parquet"
 #: Shards being written carry this name until the export finishes and they are counted.
 PARTIAL_TEMPLATE = "data/{config}/{split}-{index:05d}.parquet.partial"

@@ -7,7 +7,9 @@ deletes shards an earlier export left on the repo that this one no longer has (s
 card's ``data_files`` patterns match exactly what is there). The card goes last: the
 dataset is announced only once its data is complete.
 
-Resuming is re-running the same push. Before uploading, the hub says which files it
+Resuming is re-running the same push (``gui-agent export`` run again as it was: a failed
+push leaves :data:`~gui_agent.export.layout.PENDING_PUSH_FILE` in the folder, so the same
+command pushes the export it made instead of exporting again). Before uploading, the hub says which files it
 already holds with the same content (``preupload``), and ``huggingface_hub`` drops those:
 the chunks committed before an interruption are not sent again, and content already
 uploaded for a chunk whose commit did not happen is not re-sent either (the LFS batch
@@ -20,13 +22,16 @@ module goes through :func:`redact`.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from gui_agent.episode.writer import write_json_atomic
 from gui_agent.errors import ExportError
-from gui_agent.export.layout import CARD_FILE, DATA_DIR
+from gui_agent.export.layout import CARD_FILE, DATA_DIR, PENDING_PUSH_FILE
 
 DEFAULT_CHUNK_FILES = 50
 DEFAULT_CHUNK_BYTES = 4 * 1024**3
@@ -51,6 +56,29 @@ class PushReport:
     uploaded: list[str] = field(default_factory=list)  # files sent (new or changed)
     unchanged: list[str] = field(default_factory=list)  # files the hub already had
     deleted: list[str] = field(default_factory=list)  # stale files removed from the repo
+
+
+def mark_push_pending(folder: str | Path, command: Mapping[str, Any]) -> None:
+    """Remember in the export ``folder`` that pushing it failed, and which ``command`` made it.
+
+    ``gui-agent export`` run again with the same ``command`` then pushes this export
+    again (:func:`pending_push`) instead of refusing a folder that already holds one.
+    """
+    write_json_atomic(Path(folder) / PENDING_PUSH_FILE, dict(command))
+
+
+def pending_push(folder: str | Path) -> dict[str, Any] | None:
+    """The command whose push of ``folder`` failed (see :func:`mark_push_pending`), or None."""
+    try:
+        data = json.loads((Path(folder) / PENDING_PUSH_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def clear_pending_push(folder: str | Path) -> None:
+    """Forget a failed push of ``folder`` (it has now been pushed, or replaced)."""
+    (Path(folder) / PENDING_PUSH_FILE).unlink(missing_ok=True)
 
 
 def _local_files(folder: Path) -> list[str]:

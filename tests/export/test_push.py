@@ -144,3 +144,27 @@ def test_the_token_is_redacted_from_errors_and_required(tmp_path: Path, online: 
         push_dataset(out, "a/b/c", token=TOKEN)
     with pytest.raises(ExportError, match="not an exported dataset"):
         push_dataset(source, "me/x", token=TOKEN)
+
+
+def test_a_failed_push_resumes_when_the_same_command_is_run_again(tmp_path: Path, online: None) -> None:
+    """The advice after a failed push is "re-run the same command": that used to stop at "pass --overwrite"."""
+    source = _episodes(tmp_path / "in", n=4)
+    out = tmp_path / "ds"
+    command = [sys.executable, "-m", "gui_agent", "export", str(source), "--out", str(out), "--push", "me/again", "--quiet"]
+    with FakeHub(TOKEN) as hub:
+        hub.fail_commits = {1}  # the first commit dies (a 500 from the hub)
+        first = subprocess.run(command, env=_cli_env(hub, tmp_path), capture_output=True, text=True, timeout=120, check=False)
+        assert first.returncode == 1, first.stdout + first.stderr
+        assert "push failed" in first.stdout and "re-run the same command to resume" in first.stdout
+        exported = {p: p.stat().st_mtime_ns for p in out.rglob("*.parquet")}
+
+        again = subprocess.run(command, env=_cli_env(hub, tmp_path), capture_output=True, text=True, timeout=120, check=False)
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert "pushing it again" in again.stdout and "pushed to" in again.stdout
+        assert {p: p.stat().st_mtime_ns for p in out.rglob("*.parquet")} == exported  # pushed as it was, not exported again
+        assert _repo_files(hub, "me/again") == _local_files(out)
+        assert len(hub.lfs_puts) == len(set(hub.lfs_puts))  # nothing sent twice
+
+        # Pushed: the folder is an ordinary export again, which the same command does not overwrite.
+        third = subprocess.run(command, env=_cli_env(hub, tmp_path), capture_output=True, text=True, timeout=120, check=False)
+        assert third.returncode == 2 and "pass --overwrite" in third.stdout
