@@ -8,8 +8,9 @@ this order (earlier kinds win where matches overlap):
 * ``card``: 13 to 19 digits, spaces or dashes allowed between them, that pass the Luhn
   check (an order number that fails it is kept);
 * ``phone``: ``+CC ...`` international numbers, North American ``(555) 123-4567`` forms,
-  national numbers starting with 0 (``020 7946 0958``) and ``555-1234``; dates, IP addresses
-  and plain numbers are not phones.
+  national numbers starting with 0 (``020 7946 0958``) and ``555-1234``; dates, times and
+  timestamps (log lines' ``1205/083512.123456``, Unix seconds), IP addresses, decimals and
+  plain numbers are not phones.
 
 Each match becomes ``[EMAIL]``, ``[PHONE]``, ``[CARD]`` or ``[SECRET]``. The same scrubber is
 applied to every free text of an episode (typed text, the instruction, thoughts, answers,
@@ -37,13 +38,18 @@ MIN_SECRET_LENGTH = 4
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 _CARD = re.compile(r"(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])")
+#: Phone-number shapes, and only those: a number glued to more digits by ``/ : . , -`` is
+#: part of something else (a time, a date, a version, a decimal), never a phone. Chromium's
+#: log prefix ``[1205/083512.123456:INFO:...]`` and Unix times (``1733387712``, whose
+#: "area code" would start with 1) were scrubbed as phones by looser forms.
 _PHONE = re.compile(
-    r"(?<![\w+])(?:"
+    r"(?<![\w+])(?<!\d[/:.,-])(?:"
     r"\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,6}"  # +44 20 7946 0958, +1-555-123-4567
-    r"|(?:1[ .-]?)?(?:\(\d{3}\)[ .-]?|\d{3}[ .-]?)\d{3}[ .-]?\d{4}"  # (555) 123-4567, 555.123.4567
-    r"|0\d{1,4}(?:[ .-]?\d{2,4}){2,4}"  # 020 7946 0958, 06 12 34 56 78
-    r"|\d{3}[.-]\d{4}"  # 555-1234
-    r")(?![\w])"
+    r"|(?:1[ .-]?)?(?:\(\d{3}\)[ .-]?|[2-9]\d{2}[ .-]?)\d{3}[ .-]?\d{4}"  # (555) 123-4567, 555.123.4567
+    r"|0\d{1,4}(?P<sep>[ .-])\d{2,4}(?:(?P=sep)\d{2,4}){1,3}"  # 020 7946 0958, 06 12 34 56 78: one separator
+    r"|0\d{9,10}"  # 02079460958
+    r"|[2-9]\d{2}-\d{4}"  # 555-1234
+    r")(?!\w)(?![/:.,-]\d)"
 )
 
 

@@ -29,6 +29,14 @@ from tests.synthetic_episodes import frame, write_synthetic
         ("020 7946 0958", "[PHONE]", "phone"),
         ("ext 555-1234", "ext [PHONE]", "phone"),
         ("5551234567", "[PHONE]", "phone"),
+        ("(212) 555-0199", "[PHONE]", "phone"),
+        ("1-800-555-0199", "[PHONE]", "phone"),
+        ("06 12 34 56 78", "[PHONE]", "phone"),
+        ("+33 6 12 34 56 78", "[PHONE]", "phone"),
+        ("0161 496 0000", "[PHONE]", "phone"),
+        ("02079460958", "[PHONE]", "phone"),
+        ("tel:555-123-4567", "tel:[PHONE]", "phone"),
+        ("Phone: 555.123.4567.", "Phone: [PHONE].", "phone"),
     ],
 )
 def test_sensitive_text_is_replaced_by_its_kind(text: str, expected: str, kind: str) -> None:
@@ -48,6 +56,15 @@ def test_sensitive_text_is_replaced_by_its_kind(text: str, expected: str, kind: 
         "zip 90210, room 101",
         "user@localhost",  # no dot-domain
         "episode miniwob-click-button_20261130T081210_7f4fba",
+        # Chromium's log lines and other timestamps are not phone numbers
+        "[1205/083512.123456:INFO:CONSOLE(1)] page loaded",
+        "[12345:12345:1205/083512.123456:ERROR:gpu_init.cc(441)] Passthrough is not supported",
+        "at 2026-12-05T08:35:12.123456Z, or 2026-12-05 08:35:12-0500",
+        "basic ISO 20261205T083512.123Z",
+        "unix 1733387712 and 1733387712.5",
+        "time=083512.123",
+        "2026-12-05-08-35-12 and 2026.12.05 08.35.12",
+        "price 123.4567",
     ],
 )
 def test_ordinary_text_is_kept(text: str) -> None:
