@@ -10,6 +10,12 @@ A turn without a tool call ends the episode: ``done`` with Claude's text as the 
 ``done(success=False)`` when the text starts with ``FAIL`` (the system prompt asks for
 that when a task cannot be done).
 
+The tool version (and its beta header) is the one Anthropic's computer-use page gives
+for the model (:func:`tool_version_for`): ``computer_20251124`` for Claude Opus 4.5 and
+the models after it, ``computer_20250124`` for Claude Sonnet 4.5, Haiku 4.5, Opus 4.1,
+Sonnet 4, Opus 4 and Sonnet 3.7; a model the table does not know (a newer one) gets the
+newest. ``tool=`` in the spec chooses another.
+
 Screenshots are resized to the declared display (by default fitted to Anthropic's
 documented limits, ``display=WxH`` to choose) and coordinates scaled back to the screen.
 Only the last ``images`` screenshots stay in the conversation (older ones become a line
@@ -20,6 +26,8 @@ every screen; when the API still says the prompt is too long, one more is left o
 from __future__ import annotations
 
 import json
+import re
+from contextlib import nullcontext
 from typing import Any
 
 from gui_agent.action_formats._gestures import DisplayScale, ObservationRequest
@@ -28,7 +36,7 @@ from gui_agent.actions import Done
 from gui_agent.envs.base import Observation
 from gui_agent.errors import ModelError, PolicyRequestError
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.http.calls import ContextTooLong, call_with_retries, classify_sdk_error
+from models.http.calls import ContextTooLong, call_with_retries, classify_sdk_error, require_fields, within_deadline
 from models.http.computer_use import MAX_LOOKS_PER_STEP, Screen, finished, split_items, too_many_looks
 from models.http.concurrency import EndpointSlots
 from models.http.pricing import metered_usage
@@ -36,6 +44,25 @@ from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
 
 #: The beta flag each tool version is enabled with.
 TOOL_BETAS = {"computer_20250124": "computer-use-2025-01-24", "computer_20251124": "computer-use-2025-11-24"}
+#: The newest tool version: what a model the table below does not know gets.
+NEWEST_TOOL = "computer_20251124"
+#: The tool version each Claude model takes, by model family (Anthropic's computer-use page).
+TOOL_BY_MODEL = {
+    "claude-opus-4-7": "computer_20251124", "claude-opus-4-6": "computer_20251124", "claude-sonnet-4-6": "computer_20251124",
+    "claude-opus-4-5": "computer_20251124",
+    "claude-sonnet-4-5": "computer_20250124", "claude-haiku-4-5": "computer_20250124", "claude-opus-4-1": "computer_20250124",
+    "claude-opus-4": "computer_20250124", "claude-sonnet-4": "computer_20250124", "claude-3-7-sonnet": "computer_20250124",
+}
+
+
+def tool_version_for(model: str) -> str:
+    """The computer tool version ``model`` takes: by its family, the date and any vendor prefix
+    left out (``claude-opus-4-20250514`` is ``claude-opus-4``, not ``claude-opus-4-5``); the
+    newest for a model the table does not know."""
+    name = model.rsplit("/", 1)[-1].lower().removeprefix("anthropic.")
+    family = re.sub(r"(?:[-@]\d{8}.*|-latest|-v\d+(?::\d+)?)$", "", name)
+    return TOOL_BY_MODEL.get(family, NEWEST_TOOL)
+
 OPTIONS = {"tool": PARSERS["text"], "display": PARSERS["display"], "images": PARSERS["positive_int"],
            "max_tokens": PARSERS["positive_int"]}
 SYSTEM = (
@@ -52,15 +79,16 @@ class AnthropicComputerPolicy:
     Args:
         model: the Claude model id.
         endpoint: URL, key, retries, concurrency, price (see :mod:`models.http.settings`).
-        tool: the computer tool version.
+        tool: the computer tool version (None: the one the model takes, :func:`tool_version_for`).
         display: the display to declare (None: fitted to the screen by Anthropic's limits).
         images: screenshots kept in the conversation.
         max_tokens: longest answer.
         client: an ``anthropic.Anthropic`` client to use instead of building one.
     """
 
-    def __init__(self, model: str, *, endpoint: Endpoint, tool: str = "computer_20251124", display: tuple[int, int] | None = None,
+    def __init__(self, model: str, *, endpoint: Endpoint, tool: str | None = None, display: tuple[int, int] | None = None,
                  images: int = 3, max_tokens: int = 1024, client: Any = None) -> None:
+        tool = tool or tool_version_for(model)
         if tool not in TOOL_BETAS:
             raise ModelError(f"anthropic:{model}: tool={tool!r}; expected one of {', '.join(TOOL_BETAS)}")
         self.model, self.endpoint, self.tool = model, endpoint, tool
@@ -73,6 +101,11 @@ class AnthropicComputerPolicy:
         self._pending: list[dict[str, Any]] = []  # tool_use blocks whose results the next turn gives
         self._reader: AnthropicComputerReader | None = None
         self._scale: DisplayScale | None = None
+
+    @property
+    def base_url(self) -> str:
+        """Where the requests go (the SDK's default when neither the spec nor the environment names one)."""
+        return str(self._client.base_url)
 
     # -- Policy ---------------------------------------------------------------------------
     def reset(self, task: TaskContext) -> None:
@@ -169,10 +202,10 @@ class AnthropicComputerPolicy:
         return answer.value
 
     def _send(self, body: dict[str, Any]) -> Any:
-        if self._slots is None:
-            return self._client.beta.messages.create(**body)
-        with self._slots.slot():
-            return self._client.beta.messages.create(**body)
+        """One request, within the timeout as a whole; an answer that is not a message is the service's fault."""
+        with self._slots.slot() if self._slots is not None else nullcontext():
+            response = within_deadline(lambda: self._client.beta.messages.create(**body), self.endpoint.retry.timeout_s)
+        return require_fields(response, "message", ("content", "usage"))
 
     def _output(self, actions: list[Any], thoughts: list[str], totals: dict[str, Any], content: list[dict[str, Any]]) -> PolicyOutput:
         usage = metered_usage(self.endpoint.price, input_tokens=totals["input"], output_tokens=totals["output"],
@@ -240,9 +273,9 @@ def load_anthropic_policy(argument: str) -> AnthropicComputerPolicy:
     model, options = parse_spec("anthropic", argument, OPTIONS)
     endpoint = endpoint_from(options, model=model, default_key_env="ANTHROPIC_API_KEY", default_base_url=None,
                              base_url_env="ANTHROPIC_BASE_URL", needs_key=not options.get("base_url") or "key_env" in options)
-    return AnthropicComputerPolicy(model, endpoint=endpoint, tool=options.get("tool", "computer_20251124"),
+    return AnthropicComputerPolicy(model, endpoint=endpoint, tool=options.get("tool"),
                                    display=options.get("display"), images=options.get("images", 3),
                                    max_tokens=options.get("max_tokens", 1024))
 
 
-__all__ = ["OPTIONS", "SYSTEM", "TOOL_BETAS", "AnthropicComputerPolicy", "load_anthropic_policy"]
+__all__ = ["OPTIONS", "SYSTEM", "TOOL_BETAS", "TOOL_BY_MODEL", "AnthropicComputerPolicy", "load_anthropic_policy", "tool_version_for"]

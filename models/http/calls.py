@@ -7,7 +7,9 @@ the service                                 the call
 ==========================================  ===============================================
 refuses the connection, drops it, hangs     retried with exponential backoff and jitter
 past the timeout, answers a body that is    (``backoff_s * 2**n``, at most ``max_backoff_s``,
-not what its API documents                  each wait drawn between half and all of it)
+not what its API documents (a 200 that is   each wait drawn between half and all of it)
+a proxy's HTML page, JSON without the
+documented fields)
 answers 429                                 retried after its ``Retry-After`` (seconds or an
                                             HTTP date; ``retry-after-ms`` too), else backoff
 answers 5xx                                 retried as a dropped connection
@@ -17,6 +19,10 @@ answers another 4xx                         :class:`~gui_agent.errors.PolicyRequ
                                             once, with the service's own message
 stays down past ``max_retries``             :class:`~gui_agent.errors.PolicyServiceError`
 ==========================================  ===============================================
+
+The timeout is a deadline for the whole request, connection to last byte
+(:func:`within_deadline`): an HTTP client's own timeout bounds each read, so a service
+that sends a byte now and then would otherwise never time out.
 
 Ctrl-C is never caught: a call or a backoff wait is interrupted where it is. The official
 SDKs' own retries are turned off (``max_retries=0``) so this is the one retry policy, and
@@ -29,6 +35,7 @@ import email.utils
 import json
 import random
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -78,6 +85,59 @@ class ContextTooLong(Exception):
     def __init__(self, message: str, failed_requests: int = 1) -> None:
         super().__init__(message)
         self.failed_requests = failed_requests
+
+
+class DeadlinePassed(Exception):
+    """A request took longer than its timeout in all (it may still have been receiving bytes)."""
+
+
+class UnexpectedAnswer(Exception):
+    """A successful answer whose body is not what the API documents: a proxy's or a web UI's
+    page, or JSON without the documented fields. The service is at fault, not the model:
+    it is retried like a dropped connection."""
+
+
+def within_deadline(call: Callable[[], T], seconds: float) -> T:
+    """``call()``'s result, or :class:`DeadlinePassed` once ``seconds`` have passed.
+
+    The call runs in a daemon thread; one that passes its deadline is left to end by
+    itself (the client's per-read timeout, or the service finishing its answer) and its
+    result is dropped. Ctrl-C interrupts the wait at once.
+    """
+    outcome: list[tuple[bool, Any]] = []
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            outcome.append((False, exc))
+        finally:
+            finished.set()
+
+    threading.Thread(target=run, name="model-request", daemon=True).start()
+    if not finished.wait(seconds):
+        raise DeadlinePassed(f"no complete answer within {seconds:g} s")
+    ok, value = outcome[0]
+    if ok:
+        return value  # type: ignore[no-any-return]
+    raise value
+
+
+def require_fields(answer: Any, kind: str, fields: Sequence[str]) -> Any:
+    """``answer`` when each of ``fields`` is there (not None), else :class:`UnexpectedAnswer`.
+
+    The SDKs hand over a successful answer without validating it: an HTML page comes back
+    as a string, JSON without the documented fields as an object whose fields are None.
+    """
+    if isinstance(answer, (str, bytes)):
+        text = answer.decode("utf-8", "replace") if isinstance(answer, bytes) else answer
+        snippet = " ".join(text.split())[:120]
+        raise UnexpectedAnswer(f"the service's answer is not a {kind} but a page of text: {snippet!r}")
+    missing = [name for name in fields if getattr(answer, name, None) is None]
+    if missing:
+        raise UnexpectedAnswer(f"the service's answer is not a {kind}: it has no {', '.join(repr(m) for m in missing)}")
+    return answer
 
 
 @dataclass(frozen=True)
@@ -155,14 +215,30 @@ def classify_sdk_error(exc: BaseException, sdk: Any, *, secrets: Sequence[str] =
         if status in (400, 413, 422) and any(marker in message.lower() for marker in CONTEXT_TOO_LONG_MARKERS):
             return Failure("context", message)
         return Failure("refuse", message)
+    if isinstance(exc, DeadlinePassed):
+        return Failure("retry", f"no answer within the timeout ({exc})")
+    if isinstance(exc, UnexpectedAnswer):
+        return Failure("retry", redact(str(exc), secrets))
     if isinstance(exc, json.JSONDecodeError):  # a 200 whose body is not JSON (the SDKs let it through)
         return Failure("retry", f"the service's answer is not JSON: {exc}")
     if isinstance(exc, sdk.APIResponseValidationError):
         return Failure("retry", redact(f"the service's answer is not what its API documents: {first_line(exc)}", secrets))
     if isinstance(exc, sdk.APIConnectionError):
         timed_out = isinstance(exc, sdk.APITimeoutError)
-        return Failure("retry", "no answer within the timeout" if timed_out else redact(f"connection failed: {first_line(exc)}", secrets))
+        return Failure("retry", "no answer within the timeout" if timed_out else redact(f"connection failed: {_with_cause(exc)}", secrets))
     return None
+
+
+def _with_cause(exc: BaseException) -> str:
+    """The SDK's words and, when they hide it ("Connection error."), the cause underneath:
+    an unknown host or a refused connection is said, not left for the user to guess."""
+    text, root = first_line(exc), exc
+    seen = {id(exc)}
+    while (inner := root.__cause__ or root.__context__) is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        root = inner
+    cause = first_line(root) if root is not exc else ""
+    return f"{text} ({cause})" if cause and cause not in text else text
 
 
 def _service_message(exc: Any) -> str:
@@ -229,10 +305,14 @@ __all__ = [
     "CONTEXT_TOO_LONG_MARKERS",
     "Answer",
     "ContextTooLong",
+    "DeadlinePassed",
     "Failure",
     "RetryPolicy",
+    "UnexpectedAnswer",
     "call_with_retries",
     "classify_sdk_error",
     "redact",
+    "require_fields",
     "retry_after_s",
+    "within_deadline",
 ]

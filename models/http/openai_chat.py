@@ -35,6 +35,13 @@ prompt included: :func:`gui_agent.action_formats.parse_uitars`).
 
 When the server says the prompt is longer than its context, the oldest screenshot is
 dropped and the call made again, down to one screenshot; the number sent is recorded.
+
+OpenAI's reasoning models (the o-series, the GPT-5 family but ``gpt-5-chat``) take other
+parameters than chat models, as OpenAI's API reference says: the reply's length as
+``max_completion_tokens`` (it counts the hidden reasoning tokens too, so the default is
+larger), and no ``temperature`` unless the spec gives one; ``reasoning_effort=`` is sent
+when the spec gives it. Every other model (self-hosted servers included) gets
+``max_tokens`` and ``temperature``, which every OpenAI-compatible server takes.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ from gui_agent.episode.format import ActorInfo, EnvInfo, EpisodeMeta, ScreenSize
 from gui_agent.errors import ActionError, ActionParseError, ModelError, PolicyRequestError
 from gui_agent.export.sft import SftEpisode, SftOptions
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.http.calls import ContextTooLong, call_with_retries, classify_sdk_error
+from models.http.calls import ContextTooLong, UnexpectedAnswer, call_with_retries, classify_sdk_error, require_fields, within_deadline
 from models.http.concurrency import EndpointSlots
 from models.http.pricing import metered_usage
 from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
@@ -61,12 +68,36 @@ from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
 FORMATS = ("uitars", "uitars-v1", "pyautogui", "json", "qwen2.5", "qwen3", "opencua")
 #: Formats whose screenshot is sent at its smart_resize size (the model answers in it).
 _RESIZED = ("uitars", "qwen2.5", "opencua")
+#: Values of ``reasoning_effort`` that OpenAI's reasoning models take (each model a subset).
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
+
+
+def _effort(text: str) -> str:
+    if text not in REASONING_EFFORTS:
+        raise ValueError(f"must be one of {', '.join(REASONING_EFFORTS)}")
+    return text
+
+
 #: Options of ``openai:`` besides the common ones (:mod:`models.http.settings`).
 OPTIONS = {
     "format": PARSERS["text"], "images": PARSERS["positive_int"], "history": PARSERS["count"],
-    "max_tokens": PARSERS["positive_int"], "temperature": PARSERS["price"],
+    "max_tokens": PARSERS["positive_int"], "temperature": PARSERS["price"], "reasoning_effort": _effort,
     "min_pixels": PARSERS["positive_int"], "max_pixels": PARSERS["positive_int"],
 }
+#: Model families that are OpenAI reasoning models (by the id's start, after any vendor
+#: prefix), and the chat models among their names that are not.
+REASONING_FAMILIES = ("o1", "o3", "o4", "gpt-5")
+NOT_REASONING = ("gpt-5-chat",)
+#: Longest reply by default: a chat model's, and a reasoning model's, whose limit counts its
+#: hidden reasoning too (OpenAI's reasoning guide suggests reserving 25,000 tokens).
+DEFAULT_MAX_TOKENS = 256
+DEFAULT_MAX_REASONING_TOKENS = 25_000
+
+
+def is_reasoning_model(model: str) -> bool:
+    """Whether ``model`` is one of OpenAI's reasoning models (``o3``, ``o4-mini``, ``gpt-5-mini``...)."""
+    name = model.rsplit("/", 1)[-1].lower()
+    return name.startswith(REASONING_FAMILIES) and not name.startswith(NOT_REASONING)
 
 _TOOL_SYSTEM = (
     "You are a GUI agent. You are given a task, your previous actions and a screenshot of the screen. "
@@ -123,8 +154,9 @@ class OpenAIChatPolicy:
         endpoint: URL, key, retries, concurrency, price (see :mod:`models.http.settings`).
         action_format: one of :data:`FORMATS`.
         images, history: screenshots and previous actions per prompt.
-        max_tokens: longest reply.
-        temperature: sampling temperature (0: greedy).
+        max_tokens: longest reply (None: 256, or 25,000 for a reasoning model).
+        temperature: sampling temperature (None: 0, and none sent to a reasoning model).
+        reasoning_effort: sent as ``reasoning_effort`` (None: not sent, the model's default).
         min_pixels, max_pixels: the server processor's smart_resize bounds (``uitars``).
         client: an ``openai.OpenAI`` client to use instead of building one.
     """
@@ -137,8 +169,9 @@ class OpenAIChatPolicy:
         action_format: str = "uitars",
         images: int = 1,
         history: int = 5,
-        max_tokens: int = 256,
-        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        reasoning_effort: str | None = None,
         min_pixels: int = MIN_PIXELS,
         max_pixels: int = MAX_PIXELS,
         client: Any = None,
@@ -150,14 +183,21 @@ class OpenAIChatPolicy:
         self.action_format = action_format
         self.images = images
         self.history = history
-        self.max_tokens = max_tokens
-        self.temperature = temperature
+        self.reasoning = is_reasoning_model(model)
+        self.max_tokens = max_tokens or (DEFAULT_MAX_REASONING_TOKENS if self.reasoning else DEFAULT_MAX_TOKENS)
+        self.temperature = temperature if temperature is not None or self.reasoning else 0.0
+        self.reasoning_effort = reasoning_effort
         self.min_pixels, self.max_pixels = min_pixels, max_pixels
         self.name = f"openai:{model}"
         self._client = client if client is not None else _client(endpoint)
         self._slots = EndpointSlots(str(self._client.base_url), endpoint.max_concurrent) if endpoint.max_concurrent else None
         self._task: TaskContext | None = None
         self._episode: SftEpisode | None = None
+
+    @property
+    def base_url(self) -> str:
+        """Where the requests go (the SDK's default when neither the spec nor the environment names one)."""
+        return str(self._client.base_url)
 
     # -- Policy ---------------------------------------------------------------------------
     def reset(self, task: TaskContext) -> None:
@@ -185,7 +225,7 @@ class OpenAIChatPolicy:
                 messages, images = drop_oldest_image(messages, images)
                 failed += exc.failed_requests
         response = answer.value
-        choice = response.choices[0]
+        choice = response.choices[0]  # there is one: _send checked it
         usage = getattr(response, "usage", None)
         cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None) or 0
         metered = metered_usage(
@@ -222,21 +262,38 @@ class OpenAIChatPolicy:
         height, width = smart_resize(screen.height, screen.width, min_pixels=self.min_pixels, max_pixels=self.max_pixels)
         return screen if (width, height) == screen.size else screen.resize((width, height), resample=3)  # bicubic
 
-    def _send(self, messages: list[dict[str, Any]], images: list[Any]) -> Any:
-        body: dict[str, Any] = {
-            "model": self.model, "messages": chat_messages(messages, images), "max_tokens": self.max_tokens,
-            "temperature": self.temperature,
-        }
+    def _body(self, messages: list[dict[str, Any]], images: list[Any]) -> dict[str, Any]:
+        """The request: a reasoning model gets ``max_completion_tokens`` and only the sampling asked for."""
+        body: dict[str, Any] = {"model": self.model, "messages": chat_messages(messages, images)}
+        body["max_completion_tokens" if self.reasoning else "max_tokens"] = self.max_tokens
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if self.reasoning_effort is not None:
+            body["reasoning_effort"] = self.reasoning_effort
         if self.action_format == "json":
             body["messages"][0] = {"role": "system", "content": _TOOL_SYSTEM}
             body["tools"] = [{"type": "function", "function": tool} for tool in action_tool_schemas()]
             body["tool_choice"] = "required"
         elif self.action_format in ("qwen2.5", "qwen3", "opencua"):
             body["messages"][0] = {"role": "system", "content": self._own_system_prompt()}
+        return body
+
+    def _send(self, messages: list[dict[str, Any]], images: list[Any]) -> Any:
+        """One request, within the timeout as a whole; an answer that is not a chat completion is the service's fault."""
+        body = self._body(messages, images)
+
+        def create() -> Any:
+            return within_deadline(lambda: self._client.chat.completions.create(**body), self.endpoint.retry.timeout_s)
+
         if self._slots is None:
-            return self._client.chat.completions.create(**body)
-        with self._slots.slot():
-            return self._client.chat.completions.create(**body)
+            response = create()
+        else:
+            with self._slots.slot():
+                response = create()
+        require_fields(response, "chat completion", ("choices",))
+        if not response.choices or getattr(response.choices[0], "message", None) is None:
+            raise UnexpectedAnswer("the service's answer is not a chat completion: it has no choice with a 'message'")
+        return response
 
     def _own_system_prompt(self) -> str:
         """The system prompt Qwen's cookbooks or OpenCUA's agent give the model."""
@@ -326,8 +383,9 @@ def load_openai_policy(argument: str) -> OpenAIChatPolicy:
     bounds = (QWEN25_MIN_PIXELS, QWEN25_MAX_PIXELS) if action_format in ("qwen2.5", "opencua") else (MIN_PIXELS, MAX_PIXELS)
     return OpenAIChatPolicy(
         model, endpoint=endpoint, action_format=action_format, images=options.get("images", 1),
-        history=options.get("history", 5), max_tokens=options.get("max_tokens", 256),
-        temperature=options.get("temperature", 0.0), min_pixels=options.get("min_pixels", bounds[0]),
+        history=options.get("history", 5), max_tokens=options.get("max_tokens"),
+        temperature=options.get("temperature"), reasoning_effort=options.get("reasoning_effort"),
+        min_pixels=options.get("min_pixels", bounds[0]),
         max_pixels=options.get("max_pixels", bounds[1]),
     )
 
@@ -338,4 +396,5 @@ def _env_base_url() -> str | None:
     return os.environ.get("OPENAI_BASE_URL") or None
 
 
-__all__ = ["FORMATS", "OPTIONS", "OpenAIChatPolicy", "chat_messages", "drop_oldest_image", "load_openai_policy", "png_data_url"]
+__all__ = ["FORMATS", "OPTIONS", "REASONING_EFFORTS", "OpenAIChatPolicy", "chat_messages", "drop_oldest_image", "is_reasoning_model",
+           "load_openai_policy", "png_data_url"]

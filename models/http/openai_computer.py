@@ -19,6 +19,7 @@ line) they are acknowledged in the next request and recorded with ``acknowledged
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from typing import Any
 
 from gui_agent.action_formats._gestures import DisplayScale
@@ -27,7 +28,7 @@ from gui_agent.actions import Done
 from gui_agent.envs.base import Observation
 from gui_agent.errors import ModelError
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.http.calls import call_with_retries, classify_sdk_error
+from models.http.calls import call_with_retries, classify_sdk_error, require_fields, within_deadline
 from models.http.computer_use import MAX_LOOKS_PER_STEP, Screen, finished, split_items, too_many_looks
 from models.http.concurrency import EndpointSlots
 from models.http.pricing import metered_usage
@@ -67,6 +68,11 @@ class OpenAIComputerPolicy:
         self._scale: DisplayScale | None = None
         self._previous: str | None = None
         self._pending: dict[str, Any] | None = None  # the computer_call the next request answers
+
+    @property
+    def base_url(self) -> str:
+        """Where the requests go (the SDK's default when neither the spec nor the environment names one)."""
+        return str(self._client.base_url)
 
     # -- Policy ---------------------------------------------------------------------------
     def reset(self, task: TaskContext) -> None:
@@ -145,10 +151,10 @@ class OpenAIComputerPolicy:
         return answer.value
 
     def _send(self, body: dict[str, Any]) -> Any:
-        if self._slots is None:
-            return self._client.responses.create(**body)
-        with self._slots.slot():
-            return self._client.responses.create(**body)
+        """One request, within the timeout as a whole; an answer that is not a response is the service's fault."""
+        with self._slots.slot() if self._slots is not None else nullcontext():
+            response = within_deadline(lambda: self._client.responses.create(**body), self.endpoint.retry.timeout_s)
+        return require_fields(response, "response", ("id", "output"))
 
     def _output(self, actions: list[Any], thoughts: list[str], totals: dict[str, Any], output: list[dict[str, Any]],
                 checks: list[dict[str, Any]]) -> PolicyOutput:

@@ -4,7 +4,14 @@ It speaks their documented wire format: the official SDKs are pointed at it with
 ``base_url``, every request body they send is kept for the test to check against the
 documented schema, and each answer is taken from a script: a documented example
 response, or a fault (429 with ``Retry-After``, 500, a hang past the client's timeout, a
-dropped connection, a malformed body, a context-length error).
+dropped connection, a malformed body, a reply trickled byte by byte, a proxy's HTML page,
+a context-length error).
+
+Before the script is consulted, a request is checked as the real API checks it
+(:func:`vendor_refusal`): OpenAI refuses ``max_tokens`` and a non-default ``temperature``
+for its reasoning models, Anthropic refuses a computer tool version the model does not
+take or whose beta header is missing. A refused request is answered with the vendor's
+error body and does not use up a scripted answer.
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ class Reply:
     """One scripted answer: a status with a JSON body (and headers), or a fault.
 
     ``fault``: ``hang`` (answer nothing for ``hang_s``), ``drop`` (close the connection
-    without an answer), ``garbage`` (200 with a body that is not JSON).
+    without an answer), ``garbage`` (200 with a body that is not JSON), ``trickle`` (the
+    JSON body a byte at a time, spread over ``trickle_s``, so no single read waits long).
+    ``html``: the body is this HTML page (``text/html``), as a proxy or a web UI answers.
     """
 
     status: int = 200
@@ -33,6 +42,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     fault: str | None = None
     hang_s: float = 5.0
+    trickle_s: float = 6.0
+    html: str | None = None
 
 
 @dataclass
@@ -69,9 +80,14 @@ class StandIn:
                     body = json.loads(raw or b"null")
                 except json.JSONDecodeError:
                     body = raw.decode("utf-8", "replace")
+                request = Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                refusal = vendor_refusal(request)
                 with stand_in._lock:
-                    stand_in.requests.append(Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                    reply = stand_in.script.pop(0) if len(stand_in.script) > 1 else stand_in.script[0]
+                    stand_in.requests.append(request)
+                    if refusal is not None:
+                        reply = refusal
+                    else:
+                        reply = stand_in.script.pop(0) if len(stand_in.script) > 1 else stand_in.script[0]
                     stand_in.in_flight += 1
                     stand_in.max_in_flight = max(stand_in.max_in_flight, stand_in.in_flight)
                 try:
@@ -89,14 +105,30 @@ class StandIn:
                     self.connection.shutdown(socket.SHUT_RDWR)
                     self.close_connection = True
                     return
-                data = b"{not json" if reply.fault == "garbage" else json.dumps(reply.body).encode()
+                if reply.html is not None:
+                    data, content_type = reply.html.encode(), "text/html; charset=utf-8"
+                else:
+                    data, content_type = (b"{not json" if reply.fault == "garbage" else json.dumps(reply.body).encode()), "application/json"
                 self.send_response(reply.status)
-                self.send_header("content-type", "application/json")
+                self.send_header("content-type", content_type)
                 self.send_header("content-length", str(len(data)))
                 for key, value in reply.headers.items():
                     self.send_header(key, value)
                 self.end_headers()
-                self.wfile.write(data)
+                if reply.fault != "trickle":
+                    self.wfile.write(data)
+                    return
+                # Headers at once, then the body in 12 pieces at even intervals: every
+                # read gets bytes well within a client's per-read timeout.
+                pieces = 12
+                size = -(-len(data) // pieces)
+                try:
+                    for start in range(0, len(data), size):
+                        time.sleep(reply.trickle_s / pieces)
+                        self.wfile.write(data[start:start + size])
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up
+                    self.close_connection = True
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
@@ -195,3 +227,66 @@ def reasoning(text: str) -> dict[str, Any]:
 def output_message(text: str) -> dict[str, Any]:
     return {"type": "message", "id": "msg_67cc", "role": "assistant", "status": "completed",
             "content": [{"type": "output_text", "text": text, "annotations": []}]}
+
+
+# ------------------------------------------------------------------ what the real APIs refuse
+#: OpenAI's reasoning models by family (o-series, the GPT-5 family but its chat model), as
+#: OpenAI's API reference and reasoning guide list them: they take ``max_completion_tokens``,
+#: never ``max_tokens``, and only the default sampling (``temperature``/``top_p`` 1).
+OPENAI_REASONING_FAMILIES = ("o1", "o3", "o4-mini", "gpt-5")
+#: Chat models inside those families that are not reasoning models.
+OPENAI_NON_REASONING = ("gpt-5-chat",)
+#: The computer tool versions each Claude model takes, as Anthropic's computer-use page
+#: lists them, and the beta header each version needs.
+ANTHROPIC_COMPUTER_TOOLS = {
+    "claude-opus-4-7": "computer_20251124", "claude-opus-4-6": "computer_20251124", "claude-sonnet-4-6": "computer_20251124",
+    "claude-opus-4-5": "computer_20251124",
+    "claude-sonnet-4-5": "computer_20250124", "claude-haiku-4-5": "computer_20250124", "claude-opus-4-1": "computer_20250124",
+    "claude-sonnet-4": "computer_20250124", "claude-opus-4": "computer_20250124", "claude-3-7-sonnet": "computer_20250124",
+}
+ANTHROPIC_COMPUTER_BETAS = {"computer_20250124": "computer-use-2025-01-24", "computer_20251124": "computer-use-2025-11-24"}
+
+
+def _family(model: str, families: Any) -> str | None:
+    """The family a dated or prefixed model id belongs to (``claude-opus-4-20250514`` -> ``claude-opus-4``)."""
+    import re
+
+    name = model.rsplit("/", 1)[-1].lower()
+    name = re.sub(r"(?:[-@]\d{8}.*|-latest)$", "", name)
+    return name if name in families else None
+
+
+def vendor_refusal(request: Request) -> Reply | None:
+    """The 400 the real API answers this request with, or None when it would take it."""
+    body = request.body if isinstance(request.body, dict) else {}
+    model = str(body.get("model") or "")
+    if request.path.endswith("/chat/completions"):
+        name = model.rsplit("/", 1)[-1].lower()
+        reasoning = name.startswith(OPENAI_REASONING_FAMILIES) and not name.startswith(OPENAI_NON_REASONING)
+        if reasoning and "max_tokens" in body:
+            return Reply(status=400, body={"error": {
+                "message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+                "type": "invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}})
+        for sampling in ("temperature", "top_p"):
+            if reasoning and sampling in body and body[sampling] != 1:
+                return Reply(status=400, body={"error": {
+                    "message": f"Unsupported value: '{sampling}' does not support {body[sampling]} with this model. "
+                               "Only the default (1) value is supported.",
+                    "type": "invalid_request_error", "param": sampling, "code": "unsupported_value"}})
+        if name.startswith(("gpt-4", "gpt-3.5")) and "reasoning_effort" in body:
+            return Reply(status=400, body={"error": {
+                "message": "Unsupported parameter: 'reasoning_effort' is not supported with this model.",
+                "type": "invalid_request_error", "param": "reasoning_effort", "code": "unsupported_parameter"}})
+    if request.path.startswith("/v1/messages"):
+        family = _family(model, ANTHROPIC_COMPUTER_TOOLS)
+        betas = [beta.strip() for beta in request.headers.get("anthropic-beta", "").split(",")]
+        for index, tool in enumerate(body.get("tools") or []):
+            kind = str(tool.get("type", ""))
+            if not kind.startswith("computer_"):
+                continue
+            if family is not None and ANTHROPIC_COMPUTER_TOOLS[family] != kind:
+                return Reply(status=400, body=anthropic_error(f"'{model}' does not support tool types: {kind}."))
+            if ANTHROPIC_COMPUTER_BETAS.get(kind) not in betas:
+                return Reply(status=400, body=anthropic_error(
+                    f"tools.{index}: the tool type '{kind}' needs the beta header '{ANTHROPIC_COMPUTER_BETAS.get(kind)}'"))
+    return None

@@ -16,7 +16,7 @@ from PIL import Image
 from gui_agent.action_formats._gestures import DisplayScale
 from gui_agent.actions import Click, Done, Type
 from gui_agent.envs.base import Observation
-from gui_agent.errors import PolicyServiceError
+from gui_agent.errors import PolicyRequestError, PolicyServiceError
 from gui_agent.policy import TaskContext
 from gui_agent.registry import load_policy
 from models.http.pricing import PRICES
@@ -76,14 +76,14 @@ def _images_in(body: dict) -> list[dict]:
 # -------------------------------------------------------------------------------- Anthropic
 def test_claude_request_is_the_documented_computer_use_body() -> None:
     with stand_in([Reply(body=anthropic_message(tool_use("left_click", coordinate=[715, 402])))]) as server:
-        output = _claude(server.url).act(_screen())
+        output = _claude(server.url, model="claude-opus-4-5").act(_screen())
     request = server.requests[0]
     assert request.path.startswith("/v1/messages")
     # The key in the SDK's own header (x-api-key, or a bearer token in newer SDKs), and the tool's beta.
     assert KEY in (request.headers.get("x-api-key"), request.headers.get("authorization", "").removeprefix("Bearer "))
     assert "computer-use-2025-11-24" in request.headers["anthropic-beta"] and request.headers["anthropic-version"]
     body = request.body
-    assert body["model"] == "claude-sonnet-4-5-20250929" and body["max_tokens"] == 1024 and "FAIL:" in body["system"]
+    assert body["model"] == "claude-opus-4-5" and body["max_tokens"] == 1024 and "FAIL:" in body["system"]
     assert body["tools"] == [{"type": "computer_20251124", "name": "computer", "display_width_px": 1429, "display_height_px": 804}]
     (message,) = body["messages"]
     assert message["role"] == "user" and message["content"][0] == {"type": "text", "text": "Task: Save the report"}
@@ -158,6 +158,34 @@ def test_the_older_tool_version_and_its_beta() -> None:
     assert output.actions == [Click(150, 150, count=2)]
 
 
+@pytest.mark.parametrize(("model", "tool", "beta"), [
+    ("claude-sonnet-4-5-20250929", "computer_20250124", "computer-use-2025-01-24"),
+    ("claude-haiku-4-5", "computer_20250124", "computer-use-2025-01-24"),
+    ("claude-opus-4-1-20250805", "computer_20250124", "computer-use-2025-01-24"),
+    ("claude-opus-4-20250514", "computer_20250124", "computer-use-2025-01-24"),  # Opus 4, not Opus 4.5
+    ("claude-sonnet-4-20250514", "computer_20250124", "computer-use-2025-01-24"),
+    ("claude-3-7-sonnet-latest", "computer_20250124", "computer-use-2025-01-24"),
+    ("claude-opus-4-5", "computer_20251124", "computer-use-2025-11-24"),
+    ("claude-opus-4-6", "computer_20251124", "computer-use-2025-11-24"),
+    ("claude-sonnet-4-6", "computer_20251124", "computer-use-2025-11-24"),
+])
+def test_each_model_gets_the_tool_version_and_beta_anthropic_documents_for_it(model: str, tool: str, beta: str) -> None:
+    """The stand-in refuses a tool version the model does not take, as the API does."""
+    with stand_in([Reply(body=anthropic_message(tool_use("left_click", coordinate=[10, 10])))]) as server:
+        output = _claude(server.url, model=model).act(_screen())
+    request = server.requests[-1]
+    assert request.body["tools"][0]["type"] == tool and beta in request.headers["anthropic-beta"]
+    assert len(server.requests) == 1 and output.info["tool"] == tool
+
+
+def test_a_tool_version_in_the_spec_overrides_the_models_and_a_mismatch_is_the_apis_refusal() -> None:
+    with stand_in([Reply(body=anthropic_message(tool_use("left_click", coordinate=[10, 10])))]) as server:
+        with pytest.raises(PolicyRequestError, match="does not support tool types: computer_20251124"):
+            _claude(server.url, "&tool=computer_20251124").act(_screen())  # Sonnet 4.5 with the newer tool
+    request = server.requests[0]
+    assert request.body["tools"][0]["type"] == "computer_20251124" and "computer-use-2025-11-24" in request.headers["anthropic-beta"]
+
+
 def test_claude_down_past_its_retries_is_a_service_failure() -> None:
     with stand_in([Reply(status=500, body=anthropic_error("Internal server error", "api_error"))]) as server:
         with pytest.raises(PolicyServiceError, match="HTTP 500: Internal server error"):
@@ -230,3 +258,22 @@ def test_acknowledging_is_a_command_line_choice_only_for_openai_cua() -> None:
     assert acknowledging_safety_checks("openai-cua:m?display=1024x768").endswith("&acknowledge_safety_checks=1")
     with pytest.raises(ValueError, match="applies to openai-cua:"):
         acknowledging_safety_checks("anthropic:claude-sonnet-4-5")
+
+
+# -------------------------------------------------------------------------------- answers that are not the API's
+PROXY_PAGE = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Gateway login</body></html>"
+
+
+@pytest.mark.parametrize("vendor", ["anthropic", "openai-cua"])
+def test_a_200_that_is_not_the_apis_answer_is_retried_then_a_service_failure(vendor: str) -> None:
+    good = (anthropic_message(tool_use("left_click", coordinate=[10, 10])) if vendor == "anthropic"
+            else openai_response(computer_call({"type": "click", "button": "left", "x": 10, "y": 10})))
+    script = [Reply(html=PROXY_PAGE), Reply(body={"detail": "Not Found"}), Reply(body=good)]
+    with stand_in(script) as server:
+        policy = _claude(server.url) if vendor == "anthropic" else _cua(server.url, "&retries=2")
+        output = policy.act(_screen())
+    assert len(server.requests) == 3 and output.usage.retries == 2 and isinstance(output.actions[0], Click)
+    with stand_in([Reply(html=PROXY_PAGE)]) as server:
+        policy = _claude(server.url) if vendor == "anthropic" else _cua(server.url)
+        with pytest.raises(PolicyServiceError, match="not a (message|response) but a page of text: '<!DOCTYPE html>"):
+            policy.act(_screen())

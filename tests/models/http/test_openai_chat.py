@@ -138,7 +138,12 @@ def test_a_self_hosted_model_has_no_price_unless_given_one() -> None:
     Reply(fault="hang", hang_s=4.0),
     Reply(fault="drop"),
     Reply(fault="garbage"),
-], ids=["429-retry-after", "503", "hang-past-timeout", "dropped-connection", "malformed-body"])
+    Reply(fault="trickle", trickle_s=6.0, body=chat_completion(UITARS_REPLY)),  # timeout=2: a deadline, not a per-read wait
+    Reply(html="<!DOCTYPE html><html><head><title>Open WebUI</title></head><body>Sign in</body></html>"),
+    Reply(body={"detail": "Not Found"}),
+    Reply(body={"id": "chatcmpl-1", "object": "chat.completion", "created": 1741570283, "model": "gpt-4o", "choices": []}),
+], ids=["429-retry-after", "503", "hang-past-timeout", "dropped-connection", "malformed-body", "trickled-past-timeout",
+        "200-html-page", "200-json-without-choices", "200-no-choice"])
 def test_each_fault_is_retried_and_the_step_records_it(fault: Reply) -> None:
     with stand_in([fault, Reply(body=chat_completion(UITARS_REPLY))]) as server:
         started = time.monotonic()
@@ -148,6 +153,46 @@ def test_each_fault_is_retried_and_the_step_records_it(fault: Reply) -> None:
     assert output.actions and isinstance(output.actions[0], Click)
     if fault.headers.get("retry-after"):
         assert elapsed >= 1.0  # the service's Retry-After was honoured
+
+
+@pytest.mark.parametrize(("fault", "said"), [
+    (Reply(html="<html><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"), "not a chat completion but a page of text: '<html><body><h1>502"),
+    (Reply(body={"status": "ok"}), "not a chat completion: it has no 'choices'"),
+    (Reply(fault="trickle", trickle_s=6.0, body=chat_completion(UITARS_REPLY)), "no answer within the timeout (no complete answer within 2 s)"),
+], ids=["html", "json-without-choices", "trickle"])
+def test_a_200_that_is_not_a_chat_completion_is_a_service_failure_not_the_agents(fault: Reply, said: str) -> None:
+    with stand_in([fault]) as server:
+        policy = load_policy(f"openai:gpt-4o?base_url={server.url}/v1&key_env=OPENAI_API_KEY&retries=1&timeout=2&backoff=0.01&format=uitars")
+        policy.reset(TaskContext(task_id="t/x", instruction="Save the file", seed=0))
+        with pytest.raises(PolicyServiceError, match=r"did not answer \(2 tries") as info:
+            policy.act(_screen())
+    assert said in str(info.value) and not isinstance(info.value, PolicyRequestError)
+    assert len(server.requests) == 2
+
+
+@pytest.mark.parametrize("model", ["o3", "o4-mini-2025-04-16", "o1", "gpt-5", "gpt-5-mini-2025-08-07", "openai/gpt-5-nano"])
+def test_reasoning_models_get_max_completion_tokens_and_no_sampling_parameters(model: str) -> None:
+    """The stand-in refuses ``max_tokens`` and ``temperature: 0`` for these models, as OpenAI's API does."""
+    with stand_in([Reply(body=chat_completion(UITARS_REPLY))]) as server:
+        _policy(server.url, "&format=uitars", model=model).act(_screen())
+        _policy(server.url, "&format=uitars&max_tokens=4000&reasoning_effort=low", model=model).act(_screen())
+    default, chosen = (request.body for request in server.requests)
+    assert default["max_completion_tokens"] == 25_000 and "reasoning_effort" not in default
+    assert chosen["max_completion_tokens"] == 4000 and chosen["reasoning_effort"] == "low"
+    for body in (default, chosen):
+        assert "max_tokens" not in body and "temperature" not in body and "top_p" not in body
+
+
+def test_chat_models_keep_max_tokens_and_greedy_sampling_and_the_effort_is_checked() -> None:
+    with stand_in([Reply(body=chat_completion(UITARS_REPLY))]) as server:
+        for model in ("gpt-4.1-mini", "gpt-5-chat-latest", "ByteDance-Seed/UI-TARS-1.5-7B"):
+            _policy(server.url, "&format=uitars", model=model).act(_screen())
+        _policy(server.url, "&format=uitars&reasoning_effort=high", model="openai/gpt-oss-120b").act(_screen())  # a served reasoner
+    for request in server.requests:
+        assert request.body["max_tokens"] == 256 and request.body["temperature"] == 0 and "max_completion_tokens" not in request.body
+    assert server.requests[-1].body["reasoning_effort"] == "high"
+    with pytest.raises(ModelError, match=r"reasoning_effort='hard' must be one of none, minimal, low, medium, high"):
+        load_policy("openai:o3?reasoning_effort=hard")
 
 
 def test_a_service_that_stays_down_is_a_policy_service_failure_after_bounded_retries() -> None:
