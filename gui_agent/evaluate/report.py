@@ -46,8 +46,8 @@ def _group(records: list[dict[str, Any]], k: int) -> dict[str, Any]:
     service = sum(1 for r in records if r.get("success") is None and r.get("termination") == "service_error")
     ci = wilson_interval(c, n)
     faults = Counter(f.get("fault") or "error" for r in records for f in r.get("env_failures") or [])
-    for r in records:  # an item given up without per-attempt records (a lost worker)
-        if r.get("success") is None and not r.get("env_failures"):
+    for r in records:  # an item given up without per-attempt records (a lost worker); a service's outage is not one
+        if r.get("success") is None and not r.get("env_failures") and r.get("termination") != "service_error":
             faults[r.get("fault") or "error"] += 1
     return {
         "episodes": len(records),

@@ -129,6 +129,7 @@ def test_cost_figures_and_policy_service_failures_apart() -> None:
     assert (b["scored"], b["env_failures"], b["service_failures"]) == (2, 1, 1)
     assert b["cost_per_episode"] == pytest.approx(0.04) and b["pass^k"] == 0.0 and b["pass^k_per_usd"] == 0.0
     assert (overall["scored"], overall["env_failures"], overall["service_failures"]) == (6, 1, 1)
+    assert b["env_faults"] == overall["env_faults"] == {"dead": 1}  # the service's outage is not an environment fault
     assert b["cost_usd"] == pytest.approx(0.09)  # the unscored episode's calls were spent too
     assert overall["cost_usd"] == pytest.approx(0.17) and overall["cost_per_success"] == pytest.approx(round(0.17 / 4, 6))
     assert {u["key"] for u in results["unscored"]} == {"b#2", "b#3"}
@@ -137,3 +138,14 @@ def test_cost_figures_and_policy_service_failures_apart() -> None:
     assert "Cost: $0.1700 in all" in page
     header, rows = table_rows(results)
     assert "$/ep" in header and rows[0][header.index("$/ep")] == "0.0200"
+
+
+def test_a_service_outage_is_never_an_environment_fault() -> None:
+    records = [_record("a", 0, None, termination="service_error", fault="unavailable", reason="policy service: 503 x4"),
+               _record("a", 1, True)]
+    results = summarize(records, k=2)
+    overall = results["overall"]
+    assert (overall["env_failures"], overall["service_failures"], overall["env_faults"]) == (0, 1, {})
+    assert results["tasks"][0]["env_faults"] == {}
+    page = to_markdown(results)
+    assert "0 environment failures and 1 policy service failures not scored" in page and "Environment faults" not in page
