@@ -7,9 +7,10 @@ Thunderbird). Each one is an :class:`OwnedProcess`:
   ``killpg`` reaches it and whatever it forked (LibreOffice's ``oosplash`` forks
   ``soffice.bin``), and a scan of ``/proc`` for its session id finds helpers that left
   the group;
-* it starts under ``setpriv --pdeathsig KILL`` (when available), so it dies with the
-  thread that started it if Python is killed outright; X clients that it forked lose
-  their display when Xvfb dies that way, and exit too;
+* it starts under ``setpriv --pdeathsig KILL`` (when available), forked by the one
+  thread of :mod:`gui_agent.envs.spawner` that lives as long as this Python, so it dies
+  when Python is killed outright, and not when the thread that asked for it ends; X
+  clients that it forked lose their display when Xvfb dies that way, and exit too;
 * :meth:`OwnedProcess.stop` sends SIGTERM to the group (SIGCONT first: a stopped
   process keeps SIGTERM pending), waits a grace period, then SIGKILLs the group and every
   member of the session, reaps the main process and waits until no member is left;
@@ -37,6 +38,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from gui_agent.envs import spawner
 from gui_agent.envs.procfs import process_state, processes_mentioning, session_members
 from gui_agent.errors import EnvError
 
@@ -158,7 +160,9 @@ class OwnedProcess:
         cwd: its working directory.
         log_path: file its stdout and stderr go to (default: discarded).
         pass_fds: file descriptors to keep open in the child (Xvfb's ``-displayfd``).
-        die_with_parent: start under ``setpriv --pdeathsig KILL`` when setpriv exists.
+        die_with_parent: start under ``setpriv --pdeathsig KILL`` when setpriv exists,
+            from the spawner thread (:func:`gui_agent.envs.spawner.popen`): it dies with
+            this Python process, whichever thread calls :meth:`start`.
         install_hint: appended to the error when the program is missing.
         private_dir: a folder of its own (see :func:`make_private_dir`): processes that
             mention it are members too, and it is removed once the process is stopped.
@@ -249,12 +253,10 @@ class OwnedProcess:
             hint = f": {self.install_hint}" if self.install_hint else ""
             raise EnvError(f"{self.name} is not installed ({self.argv[0]!r} not found on PATH){hint}")
         argv = [exe, *self.argv[1:]]
-        setpriv = shutil.which("setpriv")
-        if self.die_with_parent and setpriv:
-            argv = [setpriv, "--pdeathsig", "KILL", "--", *argv]
+        spawn = spawner.popen if self.die_with_parent else subprocess.Popen
         log = open(self.log_path, "ab") if self.log_path is not None else subprocess.DEVNULL  # noqa: SIM115
         try:
-            self._proc = subprocess.Popen(
+            self._proc = spawn(
                 argv,
                 stdin=subprocess.DEVNULL,
                 stdout=log,

@@ -134,9 +134,9 @@ class ChromiumProcess:
         window_size: initial window size in pixels (the page viewport is set by the caller).
         extra_args: more command-line flags, appended last.
         start_timeout_s: how long to wait for the DevTools port before giving up.
-        die_with_parent: start under ``setpriv --pdeathsig KILL`` (when setpriv exists), so
-            the browser is killed when the *thread* that started it exits. Start it from a
-            thread that lives as long as the browser.
+        die_with_parent: start under ``setpriv --pdeathsig KILL`` (when setpriv exists)
+            from the spawner thread (:mod:`gui_agent.envs.spawner`), so the browser is
+            killed when this Python process dies, whichever thread started it.
 
     Example:
         >>> proc = ChromiumProcess()
@@ -256,7 +256,8 @@ class ChromiumProcess:
     def launch(self) -> None:
         """Spawn the browser process and return at once; :meth:`poll_listening` says when it listens.
 
-        The calling thread is the one whose death kills the browser (``--pdeathsig``).
+        Any thread may call it: the browser is forked by the spawner thread, so only the
+        death of this Python process kills it (``--pdeathsig``).
 
         Raises:
             EnvError: Chromium is missing or cannot be spawned, or it needs a display

@@ -6,7 +6,8 @@ Design (faults first, because a browser that hangs or dies must never hang the r
   Chromium as our own subprocess in its own process group, and Playwright attaches with
   ``connect_over_cdp``. So we know its PID, can tell "dead" from "slow", and can kill
   exactly it (never anything by name). It is started under ``setpriv --pdeathsig KILL``
-  (when available) from the thread described next, so it also dies if Python is killed.
+  (when available) by :mod:`gui_agent.envs.spawner`'s thread, so it also dies if Python
+  is killed, and only then.
 * **One event-loop thread per environment owns (async) Playwright.** The public methods
   are synchronous; each submits one coroutine (a whole step: act, settle, observe) to
   that thread's asyncio loop and waits on the future with a deadline (``step_timeout_s``,
