@@ -1,8 +1,9 @@
 """How much of OSWorld imports whole, and how fast an imported task's desktop is up.
 
-    python scripts/bench_osworld.py                      # coverage of ../shared/osworld-samples
-    python scripts/bench_osworld.py --samples DIR        # any folder of OSWorld configs
-    python scripts/bench_osworld.py --reset --repeats 3  # also time reset -> first observation
+    git clone https://github.com/xlang-ai/OSWorld           # OSWorld's own task configs
+    python scripts/bench_osworld.py --samples OSWorld/evaluation_examples/examples
+    python scripts/bench_osworld.py --samples DIR           # any folder of OSWorld configs (searched below)
+    python scripts/bench_osworld.py --reset --repeats 3     # time reset -> first observation
 
 Coverage: every Linux config (not ``*-win.json``) of the Calc, Writer, Impress and
 Thunderbird domains is converted; one converts *completely* when nothing of it is left
@@ -50,7 +51,7 @@ def coverage(samples: Path) -> int:
     by_domain: dict[str, Counter] = defaultdict(Counter)
     by_func: dict[str, Counter] = defaultdict(Counter)
     misses = []
-    for path in sorted(samples.glob("*.json")):
+    for path in sorted(samples.rglob("*.json")):  # OSWorld's layout: examples/<domain>/<id>.json
         if path.stem.lower().endswith(("-win", "_win")):
             continue
         config = json.loads(path.read_text(encoding="utf-8"))
@@ -119,11 +120,18 @@ def reset_times(repeats: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--samples", type=Path, default=REPO.parent / "shared" / "osworld-samples")
-    parser.add_argument("--reset", action="store_true", help="also time reset -> first observation per app")
+    parser.add_argument("--samples", type=Path, metavar="DIR",
+                        help="OSWorld task configs to convert, searched below DIR: OSWorld/evaluation_examples/examples "
+                        "in a clone of https://github.com/xlang-ai/OSWorld")
+    parser.add_argument("--reset", action="store_true", help="time reset -> first observation per app")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    status = coverage(args.samples)
+    if args.samples is None and not args.reset:
+        parser.error("name the OSWorld configs with --samples DIR (OSWorld/evaluation_examples/examples in a clone of "
+                     "https://github.com/xlang-ai/OSWorld), or time resets with --reset")
+    if args.samples is not None and not args.samples.is_dir():
+        parser.error(f"--samples {args.samples}: no such folder")
+    status = coverage(args.samples) if args.samples is not None else 0
     if args.reset:
         reset_times(args.repeats)
     return status

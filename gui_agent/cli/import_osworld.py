@@ -10,10 +10,10 @@ from typing import Any
 from gui_agent.cli.failure import print_error
 
 EXAMPLES = """\
-examples:
-  gui-agent import-osworld evaluation_examples/examples/libreoffice_calc/1e8df695-....json
-  gui-agent import-osworld osworld/*.json --out datasets/tasks/osworld
-  gui-agent import-osworld osworld/*.json --fetch          # also download each task's inputs
+examples (OSWorld's configs: a clone of https://github.com/xlang-ai/OSWorld):
+  gui-agent import-osworld OSWorld/evaluation_examples/examples/libreoffice_calc/1e8df695-bd1b-45b3-b557-e7d599cf7597.json
+  gui-agent import-osworld OSWorld/evaluation_examples/examples/libreoffice_calc/*.json --out my-tasks/calc
+  gui-agent import-osworld OSWorld/evaluation_examples/examples/thunderbird/*.json --fetch   # and each task's inputs
   gui-agent import-osworld TASK.json --stdout              # print the task file instead
 
 What converts (docs/osworld.md: steps, and the evaluator functions of the Calc, Writer,
