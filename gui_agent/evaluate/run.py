@@ -190,6 +190,11 @@ def evaluate_suite(
         if on_record is not None:
             on_record(entry)
         spent["usd"] += _cost(entry)
+        over_budget()
+
+    def over_budget() -> None:
+        """Once the money spent reaches ``--max-run-cost``, nothing more starts (the pools
+        hand out the next episode only after the record that may spend the budget)."""
         limit = options.max_run_cost_usd
         if limit is not None and spent["usd"] >= limit and "stopped" not in session:
             dropped = scheduler.withdraw()
@@ -197,10 +202,12 @@ def evaluate_suite(
             if on_note is not None:
                 on_note(session["stopped"] + " (raise --max-run-cost and --resume to run them)")
 
+    over_budget()  # a resumed run whose ledger has already spent it starts nothing
+
     try:
         with Ledger(out / LEDGER_FILE) as ledger:
             try:
-                if pending:
+                if len(scheduler):  # none left when the budget was spent before this session
                     pool.run(scheduler, record, on_note)
             finally:
                 wall = time.monotonic() - started

@@ -182,10 +182,10 @@ class LocalPool:
                             if item is not None:
                                 scheduler.done(item)
                                 worker.task = item.task_id
-                            # The next episode first, then the ledger line (an fsync): the
-                            # worker does not idle while this process writes.
-                            self._assign(worker, scheduler)
+                            # The record first, then the next episode: the record may withdraw
+                            # the rest (a run's money budget spent), and nothing may start after it.
                             on_record(payload)
+                            self._assign(worker, scheduler)
                         elif kind == "fatal":
                             raise RuntimeError(f"a worker could not start: {payload}")
                     if worker.item is not None and now - worker.started > worker.item.deadline_s:
