@@ -24,8 +24,10 @@ examples:
 
 formats (several may be given, comma-separated):
   steps   configs 'steps' (one row per step) and 'episodes' (one row per episode)
-  sft     config 'sft': chat rows (system/user/assistant, screenshots) for fine-tuning VLMs
-  reward  config 'reward': the replayer's reward samples (reward.jsonl files)
+  sft     configs 'sft' (chat rows: system/user/assistant, screenshots, for fine-tuning
+          VLMs) and 'episodes'
+  reward  configs 'reward', 'outcomes', 'preferences': what 'gui-agent make-reward-data'
+          wrote (reward.jsonl, outcomes.jsonl, preferences.jsonl)
 
 A station's DATASET (a folder holding station.json, written by 'gui-agent annotate --out
 DATASET'), given or found below a given folder, brings only the episodes a reviewer
