@@ -33,7 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    return int(args.handler(args) or 0)
+    from gui_agent.cli.quiet import libraries_quieted
+
+    with libraries_quieted(bool(getattr(args, "quiet", False))):  # --quiet hushes transformers & co. too
+        return int(args.handler(args) or 0)
 
 
 if __name__ == "__main__":
