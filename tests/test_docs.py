@@ -6,7 +6,10 @@ Covers README.md and every docs/**/*.md. Fast and offline: no browser, no models
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import re
+import shlex
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -108,3 +111,41 @@ def test_the_checks_catch_mistakes(commands: dict[str, argparse.ArgumentParser])
     assert found == [("frobnicate", None), ("train", "policy"), ("train", "nonsense")]
     assert "frobnicate" not in commands
     assert {"policy", "reward", "vlm"} <= set(_subcommands(commands["train"]))
+
+
+def doc_commands(block: str) -> list[str]:
+    """The ``gui-agent`` command lines of a code block: lines that start with one (a shell's
+    ``$`` and ``.venv/bin/`` allowed), continuation lines joined, chains (``&&``, ``;``,
+    ``|``) split and ``$(...)`` stood in for by one word."""
+    text = re.sub(r"\s*\\\n\s*", " ", block)
+    commands = []
+    for line in text.splitlines():
+        line = re.sub(r"\$\([^)]*\)", "substituted", line.strip().removeprefix("$ "))
+        if not re.match(r"(\.venv/bin/)?gui-agent\s", line):
+            continue
+        commands += [part.strip() for part in re.split(r"&&|\|\||;|\|", line) if re.match(r"\s*(\.venv/bin/)?gui-agent\s", part)]
+    return commands
+
+
+@pytest.mark.parametrize("doc", DOC_FILES, ids=_rel)
+def test_commands_in_code_blocks_parse(doc: Path) -> None:
+    """Every command a page shows is accepted by the real argument parser: its options exist
+    and its values are valid (`--seeds 5-2`, a misspelt option or choice fail here)."""
+    refused = []
+    for block in code_blocks(doc.read_text(encoding="utf-8")):
+        for command in doc_commands(block):
+            errors = io.StringIO()
+            try:
+                with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):
+                    build_parser().parse_args(shlex.split(command, comments=True)[1:])
+            except SystemExit as exc:
+                if exc.code:
+                    refused.append(f"{command!r}: {errors.getvalue().strip().splitlines()[-1]}")
+    assert not refused, f"{_rel(doc)}: commands the parser refuses:\n" + "\n".join(refused)
+
+
+def test_the_parse_check_reads_commands_as_a_shell_would() -> None:
+    block = "gui-agent run t.yaml --seeds 0-4 \\\n    --out runs/x   # comment\n$ .venv/bin/gui-agent show runs/x && gui-agent export \\\n" \
+            "  $(gui-agent annotate --list-accepted --out a) --out b\nsee gui-agent eval: the prose\n"
+    assert doc_commands(block) == ["gui-agent run t.yaml --seeds 0-4 --out runs/x   # comment", ".venv/bin/gui-agent show runs/x",
+                                   "gui-agent export substituted --out b"]

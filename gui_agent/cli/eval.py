@@ -12,16 +12,20 @@ from gui_agent.cli.progress import progress_bar
 EXAMPLES = """\
 examples:
   gui-agent eval miniwob --repeats 8 --workers 2 --out runs/oracle-k8
-  gui-agent eval datasets/tasks/miniwob/click-*.yaml --policy random:1 --repeats 4
+  gui-agent eval datasets/tasks/miniwob/click-b*.yaml --policy random:1 --repeats 2 --out runs/random-k2
+  gui-agent eval desktop --policy desktop-oracle --out runs/desktop      # every desktop suite: calc, mail, ...
   gui-agent eval miniwob --repeats 8 --out runs/oracle-k8 --resume      # after Ctrl-C or a kill
   gui-agent eval miniwob --ray --workers 4                              # local Ray (or $RAY_ADDRESS)
   gui-agent eval miniwob --ray 10.0.0.5:6379 --workers 16               # a Ray cluster
-  gui-agent eval my-tasks/ --judge runs/reward-ckpt                     # tasks without an evaluator: a reward model judges
-  gui-agent eval my-tasks/ --judge "hf:Qwen/Qwen2-VL-2B-Instruct?votes=5"   # ... or a VLM, 5 sampled votes
+  gui-agent eval my-tasks/ --policy hf:runs/smolvlm-sft --judge runs/reward-ckpt   # no evaluator: a reward model judges
+  gui-agent eval my-tasks/ --policy hf:runs/smolvlm-sft --judge "hf:Qwen/Qwen2-VL-2B-Instruct?votes=5"   # ... or a VLM
   gui-agent eval miniwob --policy random:1 --best-of 8 --reward-model runs/reward-ckpt
 
-SUITE is task files, folders of task files, or a named suite (a folder under
-datasets/tasks/, e.g. miniwob). Try r of a task uses seed SEED+r (--same-seed: SEED).
+SUITE is task files, folders of task files (searched into subfolders, as 'gui-agent
+validate' searches them), or a named suite (a folder under datasets/tasks/: miniwob,
+desktop, desktop/calc...). Try r of a task uses seed SEED+r (--same-seed: SEED). A policy
+that cannot act on some of the tasks at all (an oracle outside its suites) is refused
+before anything starts (exit 2): choose one that can, e.g. a model for your own tasks.
 
 Output (OUT/): ledger.jsonl (one line per finished episode, written as it finishes),
 results.json, results.md, cost_effectiveness.png, run.json, episodes/. pass@1 comes with

@@ -12,12 +12,12 @@ from gui_agent.cli.progress import progress_bar
 EXAMPLES = """\
 examples:
   gui-agent export runs/ --out exports/demo
-  gui-agent export runs/ --out exports/demo --split train=0.9,test=0.1 --seed 1
-  gui-agent export runs/ --out exports/demo --split train=0.8,test=0.2 --split-by task
+  gui-agent export runs/ --out exports/split --split train=0.9,test=0.1 --seed 1
+  gui-agent export runs/ --out exports/held-out --split train=0.8,test=0.2 --split-by task
   gui-agent export runs/ --out exports/sft --format sft --action-format pyautogui --sft-images 2
   gui-agent export runs/ --out exports/all --format steps,sft --license cc-by-4.0
   gui-agent export recordings/ --out exports/video --video    # + screen.mp4 as datasets.Video
-  gui-agent export runs/ --out exports/demo --push my-org/gui-trajectories --private
+  gui-agent export runs/ --out exports/hub --push my-org/gui-trajectories --private
   gui-agent export annotations/ --out annotations-hf          # a station's DATASET: what reviewers accepted
   gui-agent export vm1/annotations vm2/annotations --out merged-hf   # several stations' DATASETs, merged
   gui-agent export annotations/ --out drafts-hf --include-unreviewed  # + the episodes not reviewed yet
@@ -28,6 +28,9 @@ formats (several may be given, comma-separated):
           VLMs) and 'episodes'
   reward  configs 'reward', 'outcomes', 'preferences': what 'gui-agent make-reward-data'
           wrote (reward.jsonl, outcomes.jsonl, preferences.jsonl)
+
+EPISODES are episode folders, or folders searched at any depth for them (a run's or an
+eval's --out, a folder of recordings).
 
 A station's DATASET (a folder holding station.json, written by 'gui-agent annotate --out
 DATASET'), given or found below a given folder, brings only the episodes a reviewer
@@ -46,8 +49,9 @@ back into episodes with 'gui-agent import DIR --out EPISODES_DIR'.
 
 Pushing needs a token with write access: HF_TOKEN, or 'hf auth login' beforehand. After a
 failed push, re-run the same command to resume it: the export in OUT is pushed as it is
-(not made again; --overwrite makes it again), and files already on the hub are not sent again. Exit status: 0 exported (and pushed),
-1 nothing exported or the push failed, 2 bad input.
+(not made again; --overwrite makes it again), and files already on the hub are not sent
+again. Exit status: 0 exported (and pushed), 1 nothing exported or the push failed, 2 bad
+input.
 """
 
 

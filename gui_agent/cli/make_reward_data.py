@@ -12,12 +12,15 @@ from gui_agent.cli.progress import progress_bar
 EXAMPLES = """\
 examples:
   gui-agent run datasets/tasks/miniwob/enter-text.yaml --policy oracle --seeds 0-9 --out runs/demos
-  gui-agent make-reward-data runs/demos/* --out reward-data
-  gui-agent make-reward-data runs/demos/* --out reward-data --workers 2     # re-run: resumes
-  gui-agent make-reward-data runs/demos/* --out rd --ray --workers 4        # local Ray (or $RAY_ADDRESS)
-  gui-agent make-reward-data runs/demos/* --out /shared/rd --ray 10.0.0.5:6379 --workers 16
-  gui-agent make-reward-data runs/demos/* --out rd --kinds click_offset_large,wrong_text --seed 3
+  gui-agent make-reward-data runs/demos --out reward-data
+  gui-agent make-reward-data runs/demos --out reward-data --workers 2     # re-run: resumes
+  gui-agent make-reward-data runs/demos --out rd --ray --workers 4        # local Ray (or $RAY_ADDRESS)
+  gui-agent make-reward-data runs/demos --out /shared/rd --ray 10.0.0.5:6379 --workers 16
+  gui-agent make-reward-data runs/demos --out rd --kinds click_offset_large,wrong_text --seed 3
   gui-agent export reward-data --format reward --out exports/reward          # to a hub dataset
+
+EPISODES are episode folders, or folders searched at any depth for them (a run's or an
+eval's --out).
 
 For every episode: replay it from its task's start state (the task file is found from the
 episode's task id, or --task FILE); if the replay succeeds, execute the human simulator's

@@ -11,11 +11,14 @@ from gui_agent.cli.progress import progress_bar
 EXAMPLES = """\
 examples:
   gui-agent replay runs/miniwob-click-button_20261130T101500_ab12cd
-  gui-agent replay runs/*/ --out replays                     # several episodes, one browser
-  gui-agent replay recordings/ep --task datasets/tasks/desktop/calc/sum-column.yaml
-  gui-agent replay runs/ep --timed                           # at the recording's own pace
-  gui-agent replay runs/ep --no-anchor                       # recorded coordinates, blind
+  gui-agent replay runs/tabs --out replays                   # every episode in a run's folder, one browser
+  gui-agent replay recordings/calc-sum --task datasets/tasks/desktop/calc/sum-column.yaml
+  gui-agent replay runs/one --timed                          # at the recording's own pace
+  gui-agent replay runs/one --no-anchor                      # recorded coordinates, blind
   gui-agent record --browser miniwob:enter-text --seed 3 --out recordings && gui-agent replay recordings/*/
+
+EPISODE is an episode folder, or a folder searched at any depth for them (a run's or an
+eval's --out).
 
 The task's start state comes from the task file the episode names (its task id, looked up
 under datasets/tasks/, or --task FILE) and the episode's seed. Each step's live screen is

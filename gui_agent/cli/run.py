@@ -15,7 +15,8 @@ examples:
   gui-agent run datasets/tasks/miniwob/click-button.yaml --policy oracle
   gui-agent run datasets/tasks/miniwob/enter-text.yaml --policy random --seed 3
   gui-agent run datasets/tasks/miniwob/click-tab.yaml --seeds 0-4 --out runs/tabs
-  gui-agent run datasets/tasks/miniwob/click-test.yaml --policy replay:runs/ep_dir
+  gui-agent run datasets/tasks/miniwob/click-test.yaml --policy oracle --out runs/one
+  gui-agent run datasets/tasks/miniwob/click-test.yaml --policy replay:runs/one   # plays runs/one's episode back
   gui-agent run TASK.yaml --headed --display :99   # watch it on an X display
 
 policies:
@@ -23,7 +24,8 @@ policies:
                   shipped checkpoint; CKPT from 'gui-agent train policy')
   oracle          scripted MiniWoB++ solver reading the DOM (makes demonstrations)
   random[:SEED]   random clicks, typing and keys: the floor to beat
-  replay:EPISODE  plays back a recorded episode's actions
+  replay:EPISODE  plays back a recorded episode's actions (EPISODE: its folder, or a
+                  folder holding only it)
   hf:PATH_OR_ID   a transformers VLM (Qwen2-VL, Qwen2.5-VL/UI-TARS, Idefics3/SmolVLM);
                   options after '?', e.g. hf:runs/vlm?images=2&history=3
   openai:MODEL    a model behind an OpenAI-compatible chat API (vLLM, SGLang, TGI,

@@ -10,9 +10,10 @@ from gui_agent.cli.failure import fail
 
 EXAMPLES = """\
 examples:
-  gui-agent make-reward-data runs/oracle/episodes --out data/reward        # the replayer's labelled data
+  gui-agent eval datasets/tasks/miniwob/click-tab.yaml --seeds 0-4 --out runs/oracle   # oracle episodes
+  gui-agent make-reward-data runs/oracle --out data/reward                 # the replayer's labelled data
   gui-agent train reward data/reward --out runs/reward-ckpt
-  gui-agent train reward data/reward --out runs/reward-ckpt --val-tasks miniwob/click-tab,miniwob/login-user
+  gui-agent train reward data/reward --out runs/reward-val --val-tasks miniwob/click-tab,miniwob/login-user
   gui-agent train reward data/reward --out runs/reward-ckpt --epochs 20 --resume   # continue after a stop
 
 DATA is one or more folders written by 'gui-agent make-reward-data' (reward.jsonl: steps
