@@ -103,7 +103,7 @@ def test_eval_with_two_workers_against_one_server(served: dict, tmp_path: Path) 
     spec = f"openai:{served['model']}?base_url={served['url']}/v1&format=pyautogui&max_tokens=48&max_concurrent=1"
     out = tmp_path / "eval"
     run = subprocess.run([sys.executable, "-m", "gui_agent", "eval", str(MINIWOB_TASKS / "click-button.yaml"), "--policy", spec,
-                          "--seeds", "0,0,0,0", "--workers", "2", "--out", str(out), "--quiet"],
+                          "--repeats", "4", "--same-seed", "--workers", "2", "--out", str(out), "--quiet"],
                          capture_output=True, text=True, timeout=300, cwd=REPO)
     assert run.returncode == 0, run.stdout + run.stderr
     results = json.loads((out / "results.json").read_text())["overall"]
@@ -124,7 +124,7 @@ def test_ray_actors_against_one_server(served: dict, tmp_path: Path, monkeypatch
         spec = f"openai:{served['model']}?base_url={served['url']}/v1&format=pyautogui&max_tokens=48&max_concurrent=1"
         out = tmp_path / "ray"
         run = subprocess.run([sys.executable, "-m", "gui_agent", "eval", str(MINIWOB_TASKS / "click-button.yaml"), "--policy", spec,
-                              "--seeds", "0,0,0", "--workers", "2", "--ray", address, "--out", str(out), "--quiet"],
+                              "--repeats", "3", "--same-seed", "--workers", "2", "--ray", address, "--out", str(out), "--quiet"],
                              capture_output=True, text=True, timeout=300, cwd=REPO, env={**os.environ, "TMPDIR": str(private)})
     finally:
         ray.shutdown()
