@@ -58,7 +58,7 @@ class RetryPolicy:
     """How long a call may take and how often it is tried again.
 
     Attributes:
-        timeout_s: one request, connection to last byte.
+        timeout_s: the deadline of one request, connection to last byte (:func:`within_deadline`).
         max_retries: requests after the first one.
         backoff_s: the first wait; each next wait doubles.
         max_backoff_s: the longest wait, ``Retry-After`` included.

@@ -125,7 +125,8 @@ OPENAI = PolicyEntry(
     "(vLLM, SGLang, TGI, transformers serve, Ollama, OpenAI); key from $OPENAI_API_KEY", _openai, check=_reachable(_openai),
 )
 ANTHROPIC = PolicyEntry(
-    "anthropic", "'anthropic:MODEL[?tool=computer_20251124&display=WxH]' Claude with the computer-use tool; key from $ANTHROPIC_API_KEY",
+    "anthropic", "'anthropic:MODEL[?display=WxH]' Claude with the computer-use tool (its version by model; tool= to choose); "
+    "key from $ANTHROPIC_API_KEY",
     _anthropic, check=_reachable(_anthropic),
 )
 OPENAI_CUA = PolicyEntry(
