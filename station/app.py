@@ -455,8 +455,9 @@ def create_app(station: Station) -> Starlette:
         offered = websocket.scope.get("subprotocols") or []
         await websocket.accept(subprotocol="binary" if "binary" in offered else None)
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", live.vnc_port)
-        except OSError:
+            port = await run_in_threadpool(live.vnc_port_for_viewer)  # x11vnc again if it died
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except (OSError, LiveError):
             await websocket.close(code=1011)
             return
 

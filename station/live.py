@@ -4,7 +4,9 @@
 (:func:`gui_agent.envs.factory.make_env`, reset with the task's setup steps, so the
 desktop has its own Xvfb, app and files), then starts Debian's ``x11vnc`` on that display,
 listening on 127.0.0.1 only. The station relays the browser's websocket to that port
-under its own sign-in (:mod:`station.app`); nothing else listens.
+under its own sign-in (:mod:`station.app`); nothing else listens. Each new live view
+asks :meth:`LiveDesktop.vnc_port_for_viewer` for the port, which starts x11vnc afresh if
+it has died, so a page that reconnects (or is reloaded) gets its view back.
 
 :meth:`start_recording` runs the existing recorder (:class:`recorder.session.RecordingSession`)
 on the display with the task file's instruction. :meth:`finish` stops it, runs the task's
@@ -90,6 +92,9 @@ class LiveDesktop:
         self.browser: Any = None  # a browser task's BrowserDesktop (its Xvfb and headed Chromium)
         self.vnc: OwnedProcess | None = None
         self.vnc_port: int | None = None
+        self._vnc_log: Path | None = None
+        self._vnc_lock = threading.Lock()  # one x11vnc (re)start or stop at a time; never the one Finish holds
+        self._vnc_closed = False
         self.instruction = task.instruction or ""
         self.session: Any = None
         self._thread: threading.Thread | None = None
@@ -122,7 +127,8 @@ class LiveDesktop:
             else:
                 raise LiveError(f"task {self.task.id}: the station cannot show a {self.kind!r} environment")
             self.instruction = self.task.instruction or obs.instruction
-            self.vnc, self.vnc_port = start_x11vnc(self.display, log_path=log if log is not None and log.parent.is_dir() else None)  # type: ignore[arg-type]
+            self._vnc_log = log if log is not None and log.parent.is_dir() else None
+            self.vnc, self.vnc_port = start_x11vnc(self.display, log_path=self._vnc_log)  # type: ignore[arg-type]
         except BaseException:
             self.close()
             raise
@@ -133,6 +139,27 @@ class LiveDesktop:
         if self.browser is not None:
             return self.browser.display
         return getattr(self.env, "display", None)
+
+    def vnc_port_for_viewer(self) -> int:
+        """The port of this desktop's x11vnc for a new live view, after starting x11vnc
+        again if it has died (a view that dropped comes back on the next connection).
+
+        Blocking: call it from a worker thread.
+
+        Raises:
+            LiveError: the desktop is not open (not yet, or closed), or x11vnc did not
+                start again.
+        """
+        with self._vnc_lock:
+            if self._vnc_closed or self.state not in ("ready", "recording") or self.vnc is None or self.vnc_port is None:
+                raise LiveError(f"no live view: the task is {self.state}")
+            if not self.vnc.is_alive():  # is_alive reaps it: no zombie is left
+                self.vnc.stop()
+                try:
+                    self.vnc, self.vnc_port = start_x11vnc(self.display, log_path=self._vnc_log)  # type: ignore[arg-type]
+                except EnvError as exc:
+                    raise LiveError(f"the live view cannot come back: {exc}") from None
+            return self.vnc_port
 
     # ------------------------------------------------------------------ recording
     def start_recording(self) -> Path:
@@ -325,8 +352,10 @@ class LiveDesktop:
                 pass
         if self.session is not None and self.env is not None:
             self._wake_listeners()
-        if self.vnc is not None:
-            self.vnc.stop()
+        with self._vnc_lock:  # after a restart under way, and no restart after it
+            self._vnc_closed = True
+            if self.vnc is not None:
+                self.vnc.stop()
         if self.browser is not None:
             self.browser.close()  # the browser, then its Xvfb
         elif self.env is not None:

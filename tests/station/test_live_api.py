@@ -141,3 +141,42 @@ def test_the_app_killed_mid_task_keeps_the_attempt_and_offers_a_fresh_desktop(tm
         again = requests.post(api + "/take", headers=auth)
         assert again.status_code == 200 and server.station.live[item].env.pids()
         assert requests.post(api + "/discard", headers=auth).status_code == 200
+
+
+def test_a_live_view_whose_x11vnc_died_comes_back_on_the_next_connection(tmp_path: Path) -> None:
+    """x11vnc killed under a recording: the view closes, and a reload (a new websocket)
+    starts x11vnc again on the same desktop instead of leaving it dead (issue 27, item 1)."""
+    import os
+    import signal
+
+    from gui_agent.envs.procfs import process_state
+    from tests.paths import TASKS
+    from tests.station.rfb_view import RfbView
+
+    with running_station([TASKS / "miniwob" / "click-button.yaml"], tmp_path / "dataset", annotators=1) as server:
+        auth = server.bearer("annotator1")
+        item = server.items_of("annotator1")[0].item_id
+        api = f"{server.url}/api/items/{item}"
+        assert requests.post(api + "/take", headers=auth).status_code == 200
+        assert requests.post(api + "/start", headers=auth).status_code == 200
+        live = server.station.live[item]
+        view = RfbView(server, "annotator1", item)
+        try:
+            assert view.frame_arrives()
+            killed = live.vnc.pid
+            os.kill(killed, signal.SIGKILL)
+            _wait_for(view.frame_arrives, lambda ok: not ok, "the view to close")
+        finally:
+            view.close()
+        _wait_for(lambda: requests.get(api, headers=auth).json(), lambda d: d["paused_for_viewers"], "the pause")
+        view = RfbView(server, "annotator1", item)  # the page reloaded
+        try:
+            assert view.frame_arrives()
+            assert live.vnc.pid != killed and live.vnc.is_alive()
+            assert process_state(killed) != "Z"  # the dead one was reaped, not left a zombie
+            _wait_for(lambda: requests.get(api, headers=auth).json(), lambda d: not d["paused"], "the resume")
+        finally:
+            view.close()
+        restarted = live.vnc.pid
+        assert requests.post(api + "/give-up", headers=auth).status_code == 200
+        assert process_state(restarted) is None  # stopped and reaped with the desktop
