@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from gui_agent.actions import Done, action_to_text
+from gui_agent.checks.evaluation import EvalResult, evaluate
 from gui_agent.envs.base import Env, Observation
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import ActorInfo, EpisodeWriter, FrameFormat, Outcome, TaskInfo
@@ -35,7 +36,6 @@ from gui_agent.errors import (
 from gui_agent.guards import Budget, BudgetMeter, EnvWrapper, OnLoop, guard_env
 from gui_agent.policy import Policy, PolicyOutput, TaskContext
 from gui_agent.task import Task
-from gui_agent.task.evaluator import EvalResult, evaluate
 
 #: Called after every step with (step index, max steps, action text, error or None).
 StepCallback = Callable[[int, int, str, "str | None"], None]

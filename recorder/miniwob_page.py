@@ -2,7 +2,7 @@
 
 A recording is only replayable (``gui-agent replay``) and usable by the human simulator
 when its task's start state can be rebuilt: the task file and the seed. This module opens
-the task page the environment uses (:func:`gui_agent.task.miniwob_pages.miniwob_task_file`),
+the task page the environment uses (:func:`gui_agent.envs.browser.miniwob_pages.miniwob_task_file`),
 starts the episode with the environment's own protocol and seed
 (:mod:`gui_agent.envs.browser.miniwob_protocol`: same seed, same instruction and layout, no time limit), and
 at stop reads the page's verdict. The episode then carries the task id ``miniwob/TASK``
@@ -16,8 +16,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from gui_agent.envs.browser.miniwob_pages import miniwob_task_file
 from gui_agent.envs.browser.miniwob_protocol import MAX_TIMER_MS, READ_STATE_JS, READY_TIMEOUT_S, START_EPISODE_JS
-from gui_agent.task.miniwob_pages import miniwob_task_file
 
 SCHEME = "miniwob:"
 

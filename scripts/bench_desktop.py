@@ -46,7 +46,7 @@ def stats(samples: list[float]) -> dict[str, float]:
 def calc_setup(folder: Path) -> list:
     import openpyxl
 
-    from gui_agent.task import OpenFileArgs, OpenFileStep, PlaceFileArgs, PlaceFileStep
+    from gui_agent.envs.desktop.steps import OpenFileArgs, OpenFileStep, PlaceFileArgs, PlaceFileStep
 
     workbook = openpyxl.Workbook()
     for row in range(1, 30):

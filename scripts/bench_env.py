@@ -101,7 +101,7 @@ def bench_episodes(episodes: int) -> tuple[dict[str, float], float, dict[str, fl
 
     from gui_agent.actions import Click
     from gui_agent.envs.browser.miniwob import MiniWobEnv
-    from gui_agent.task import miniwob_html_dir
+    from gui_agent.envs.browser.miniwob_pages import miniwob_html_dir
 
     url = (miniwob_html_dir() / "click-test.html").as_uri()
     solved = 0

@@ -114,7 +114,7 @@ def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int, pin_cpus: 
 
 # --------------------------------------------------------------------------- BrowserGym side
 def bench_browsergym(python: Path, tasks: list[str], seeds: list[int], workers: int, tuned: bool) -> dict[str, Any]:
-    from gui_agent.task import miniwob_html_dir
+    from gui_agent.envs.browser.miniwob_pages import miniwob_html_dir
     from gui_agent.workers.local_pool import cpu_slots
 
     episodes = [(task, seed) for task in tasks for seed in range(len(seeds))]

@@ -12,7 +12,7 @@ from tests.paths import REPO
 CHECK = """
 import sys
 import gui_agent, gui_agent.actions, gui_agent.episode, gui_agent.task, gui_agent.runner
-import gui_agent.action_formats, gui_agent.task.evaluator, gui_agent.cli, recorder
+import gui_agent.action_formats, gui_agent.checks.evaluation, gui_agent.cli, recorder
 from gui_agent.cli import build_parser
 build_parser()
 heavy = sorted(m for m in ("torch", "transformers", "playwright", "miniwob", "gymnasium") if m in sys.modules)

@@ -177,7 +177,7 @@ def _summary(path: Path, task: Task) -> Tree:
 def _add_check(parent: Tree, check: Any) -> None:
     from rich.text import Text
 
-    from gui_agent.task import AllOfCheck, AnyOfCheck, NotCheck
+    from gui_agent.checks.tree import AllOfCheck, AnyOfCheck, NotCheck
 
     if isinstance(check, (AllOfCheck, AnyOfCheck)):
         node = parent.add(Text(check.name, style="magenta bold"))

@@ -2,16 +2,44 @@
 
 The only place that maps a task's ``environment`` section to an environment class; each
 class is imported when chosen, so a desktop run never loads Playwright and vice versa.
+The sections are declared here in :mod:`gui_agent.envs` (``browser.settings``,
+``desktop.settings``); of the task itself this module reads only what :class:`EnvRequest`
+lists, so the environments need nothing of the task package.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Protocol
+
 from gui_agent.envs.base import Env
+from gui_agent.envs.browser.settings import BrowserEnvironment
+from gui_agent.envs.desktop.settings import DesktopEnvironment
 from gui_agent.errors import GuiAgentError
-from gui_agent.task import BrowserEnvironment, DesktopEnvironment, Task
 
 
-def make_env(task: Task, *, headless: bool | None = None, display: str | None = None,
+class _StepLimit(Protocol):
+    @property
+    def step_timeout_s(self) -> float: ...
+
+
+class EnvRequest(Protocol):
+    """What :func:`make_env` reads of a task (a :class:`gui_agent.task.Task`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def environment(self) -> BrowserEnvironment | DesktopEnvironment: ...
+
+    @property
+    def limits(self) -> _StepLimit: ...
+
+    @property
+    def task_dir(self) -> Path | None: ...
+
+
+def make_env(task: EnvRequest, *, headless: bool | None = None, display: str | None = None,
              window_size: tuple[int, int] | None = None) -> Env:
     """Create (but do not reset) the environment for ``task``.
 

@@ -11,7 +11,7 @@ import yaml
 from pydantic import ValidationError
 
 from gui_agent.errors import TaskFileError
-from gui_agent.task._base import _describe
+from gui_agent.schema import describe_value
 from gui_agent.task.environments import _environment_kinds
 
 
@@ -116,13 +116,13 @@ def _explain(err: Mapping[str, Any], root: yaml.Node) -> tuple[int, str]:
         message = f"missing required key 'kind'; expected one of: {', '.join(_environment_kinds())}"
     elif kind in _TYPE_WORDS:
         line = where.value_line()
-        message = f"expected {_TYPE_WORDS[kind]}, got {_describe(got)}"
+        message = f"expected {_TYPE_WORDS[kind]}, got {describe_value(got)}"
         if kind == "string_type" and isinstance(got, (int, float, bool)):
             message += " (quote it to make it a string)"
     elif kind in _BOUND_WORDS:
         words, bound = _BOUND_WORDS[kind]
         line = where.value_line()
-        message = f"expected a value {words} {ctx.get(bound)}, got {_describe(got)}"
+        message = f"expected a value {words} {ctx.get(bound)}, got {describe_value(got)}"
     elif kind == "value_error":
         line = where.value_line()
         message = str(ctx.get("error", err["msg"]))
@@ -132,8 +132,8 @@ def _explain(err: Mapping[str, Any], root: yaml.Node) -> tuple[int, str]:
     elif kind == "literal_error":
         line = where.value_line()
         expected = str(ctx.get("expected", "")).replace("' or '", "', '").replace("'", "")
-        message = f"expected one of: {expected}; got {_describe(got)}"
-    elif kind == "extra_forbidden":  # backstop; _Model reports unknown keys itself
+        message = f"expected one of: {expected}; got {describe_value(got)}"
+    elif kind == "extra_forbidden":  # backstop; StrictModel reports unknown keys itself
         line = where.key_line()
         message = f"unknown key {where.parts[-1]!r}"
     else:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
-
-if TYPE_CHECKING:
-    from gui_agent.task.spec import Task
+from pydantic import BaseModel
 
 
 class _TaskDumper(yaml.SafeDumper):
@@ -30,11 +28,14 @@ _TaskDumper.add_representer(str, _represent_str)
 _TaskDumper.add_representer(list, _represent_list)
 
 
-def dump_task(task: Task, *, full: bool = False) -> str:
+def dump_task(task: BaseModel, *, full: bool = False) -> str:
     """The task as task-file YAML, for converters that write task suites.
 
+    Any task-file model dumps this way; the task model calls this function (not the
+    other way round), so writing YAML needs nothing of what a task holds.
+
     Args:
-        task: the task.
+        task: the task (a :class:`~gui_agent.task.spec.Task`).
         full: write every field, defaults included; otherwise only the fields that were
             set (given in the file or passed to the constructor), which keeps converted
             files short and loads back to an equal task.

@@ -8,7 +8,7 @@ import yaml
 from pydantic import ValidationError
 
 from gui_agent.errors import TaskFileError
-from gui_agent.task._base import _describe
+from gui_agent.schema import describe_value
 from gui_agent.task._located_errors import _Located, _task_file_error
 from gui_agent.task.spec import Task
 
@@ -55,7 +55,7 @@ def load_task_text(text: str, path_for_messages: str | Path = "<string>") -> Tas
         )
     if not isinstance(data, dict):
         raise TaskFileError(
-            path_for_messages, f"expected a mapping of task keys at the top level, got {_describe(data)}",
+            path_for_messages, f"expected a mapping of task keys at the top level, got {describe_value(data)}",
             root.start_mark.line + 1,
         )
     try:

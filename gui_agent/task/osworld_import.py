@@ -1,7 +1,7 @@
 """Converting an OSWorld task config (``evaluation_examples/examples/<domain>/<id>.json``)
 into our task file, and saying what has no equivalent.
 
-What maps to what (the evaluator functions are in :mod:`gui_agent.task.osworld_evaluators`):
+What maps to what (the evaluator functions are in :mod:`gui_agent.checks.osworld`):
 
 =============================================  ===========================================
 OSWorld                                        task file
@@ -30,7 +30,7 @@ evaluator ``postconfig``                       ``post_steps`` (same mapping)
 ``/home/user/X`` (the VM's home) becomes the home-relative ``X``. A part with no
 equivalent is listed in :attr:`Conversion.unsupported`; an evaluator is converted whole
 or not at all (a partial check could pass what the original fails). A config whose
-shape is wrong raises :class:`~gui_agent.task.osworld_config.ConfigError`, which names
+shape is wrong raises :class:`~gui_agent.checks.osworld.config.ConfigError`, which names
 the key, and never anything else.
 """
 
@@ -43,8 +43,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gui_agent.task.osworld_config import OSWORLD_HOME, ConfigError, Unsupported, home_path
-from gui_agent.task.osworld_evaluators import Metric, convert_metric
+from gui_agent.checks.osworld import convert_metric
+from gui_agent.checks.osworld.config import OSWORLD_HOME, ConfigError, Unsupported, home_path
+from gui_agent.checks.osworld.metric import Metric
 from gui_agent.task.spec import Task
 
 #: OSWorld's VM screen.
@@ -479,4 +480,4 @@ def _task_paths(value: Any) -> list[str]:
     return []
 
 
-__all__ = ["APP_NAMES", "Conversion", "DeclaredInput", "OSWORLD_SCREEN", "convert_osworld", "home_path", "task_file_name"]
+__all__ = ["APP_NAMES", "Conversion", "DeclaredInput", "OSWORLD_SCREEN", "convert_osworld", "task_file_name"]

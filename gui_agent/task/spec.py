@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AfterValidator, Field, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from gui_agent.actions import normalize_key
+from gui_agent.checks.tree import CHECKS_BY_ENVIRONMENT, Check, leaves
 from gui_agent.errors import ActionError
-from gui_agent.task._base import NonBlank, PositiveFloat, PositiveInt, Regex, _Model
-from gui_agent.task.checks import CHECKS_BY_ENVIRONMENT, AllOfCheck, AnyOfCheck, Check, NotCheck
+from gui_agent.schema import NonBlank, PositiveFloat, PositiveInt, Regex, StrictModel
 from gui_agent.task.dumping import dump_task
-from gui_agent.task.environments import Environment
-from gui_agent.task.setup_steps import STEPS_BY_ENVIRONMENT, SetupStep
+from gui_agent.task.environments import STEPS_BY_ENVIRONMENT, Environment, SetupStep
 
 
-class Limits(_Model):
+class Limits(StrictModel):
     """When an episode is cut off (truncated, not failed by the agent's choice)."""
 
     max_steps: PositiveInt = 30
@@ -38,7 +37,7 @@ class Limits(_Model):
         return self
 
 
-class DoomLoop(_Model):
+class DoomLoop(StrictModel):
     """Stop an episode after the same action repeats ``max_repeats`` times in a row."""
 
     max_repeats: int = Field(default=5, strict=True, ge=2)
@@ -54,7 +53,7 @@ def _key_name(name: str) -> str:
 KeyCombo = Annotated[list[Annotated[str, AfterValidator(_key_name)]], Field(min_length=1)]
 
 
-class Guards(_Model):
+class Guards(StrictModel):
     """Actions the agent must not take; enforced by the runner's guard wrapper.
 
     Attributes:
@@ -80,7 +79,7 @@ def _task_id(value: str) -> str:
     return value
 
 
-class Task(_Model):
+class Task(StrictModel):
     """One task file.
 
     Attributes:
@@ -141,7 +140,7 @@ class Task(_Model):
                     )
         needs_mail = [s.name for s in (*self.setup, *self.post_steps) if s.name == "deliver_mail"]
         if self.evaluator is not None:
-            needs_mail += [c.name for c in _leaves(self.evaluator) if c.name == "email_received"]
+            needs_mail += [c.name for c in leaves(self.evaluator) if c.name == "email_received"]
         if needs_mail and getattr(self.environment, "mail", None) is None:
             raise PydanticCustomError(
                 "mail", "'{what}' needs the environment's mail server: add 'mail: {example}' to the environment",
@@ -149,7 +148,7 @@ class Task(_Model):
             )
         if self.evaluator is not None:
             checks_ok = CHECKS_BY_ENVIRONMENT[kind]
-            for check in _leaves(self.evaluator):
+            for check in leaves(self.evaluator):
                 if check.name not in checks_ok:
                     raise PydanticCustomError(
                         "check_kind", "a {kind} environment cannot evaluate the check '{check}'; its checks are: {ok}",
@@ -184,13 +183,3 @@ class Task(_Model):
     def model_dump_yaml(self, *, full: bool = False) -> str:
         """This task as task-file YAML; see :func:`dump_task`."""
         return dump_task(self, full=full)
-
-
-def _leaves(check: Any) -> list[Any]:
-    """The leaf checks of a check tree."""
-    if isinstance(check, (AllOfCheck, AnyOfCheck)):
-        members = check.all_of if isinstance(check, AllOfCheck) else check.any_of
-        return [leaf for member in members for leaf in _leaves(member)]
-    if isinstance(check, NotCheck):
-        return _leaves(check.not_)
-    return [check]

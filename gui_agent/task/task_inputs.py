@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from gui_agent.envs.desktop.paths import task_relative
 from gui_agent.errors import TaskFileError
 
 
@@ -61,9 +62,8 @@ def task_inputs(task: Any) -> list[TaskInput]:
 
 
 def _is_task_file(model: type[BaseModel], name: str) -> bool:
-    """Whether the field is a task-folder path (a :data:`~gui_agent.task.desktop_paths.TaskPath`):
+    """Whether the field is a task-folder path (a :data:`~gui_agent.envs.desktop.paths.TaskPath`):
     place_file's ``from``, attachments, the reference files of checks."""
-    from gui_agent.task.desktop_paths import task_relative
 
     annotation = repr(model.model_fields[name].annotation) + repr(model.model_fields[name].metadata)
     return task_relative.__name__ in annotation

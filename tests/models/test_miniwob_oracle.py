@@ -21,7 +21,7 @@ from gui_agent.episode import read_episode
 from gui_agent.policy import Policy, TaskContext
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from gui_agent.task.checks import MiniwobRewardCheck
+from gui_agent.checks.browser import MiniwobRewardCheck
 from models.policies.miniwob_oracle import SOLVERS, SUPPORTED_TASKS, MiniWobOraclePolicy, UnsupportedTaskError, task_name
 from tests.paths import REPO
 

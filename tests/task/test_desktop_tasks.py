@@ -17,12 +17,12 @@ from typing import Any
 import openpyxl
 import pytest
 
-from gui_agent.envs.desktop.apps.catalogue import APPS
+from gui_agent.checks.evaluation import evaluate
+from gui_agent.envs.desktop.apps.catalogue import APPS, DesktopApp
 from gui_agent.envs.desktop.mail_server import SmtpServer
+from gui_agent.envs.desktop.settings import DesktopEnvironment
 from gui_agent.errors import TaskFileError
-from gui_agent.task import DesktopEnvironment, load_task, load_task_text
-from gui_agent.task.desktop_paths import DesktopApp
-from gui_agent.task.evaluator import evaluate
+from gui_agent.task import load_task, load_task_text
 from models.policies.desktop_oracle import SCRIPTS
 from tests.paths import REPO
 

@@ -11,12 +11,13 @@ import openpyxl
 import pytest
 
 from gui_agent.actions import Done
+from gui_agent.checks.osworld.config import home_path
 from gui_agent.cli import main
 from gui_agent.envs.base import Observation
 from gui_agent.policy import PolicyOutput, TaskContext
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from gui_agent.task.osworld_import import convert_osworld, home_path
+from gui_agent.task.osworld_import import convert_osworld
 from tests.paths import REPO
 
 ROOT = REPO

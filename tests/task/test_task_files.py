@@ -6,26 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from gui_agent.checks.browser import ElementTextArgs, ElementTextCheck, UrlMatchesArgs, UrlMatchesCheck
+from gui_agent.checks.tree import AllOfCheck, NotCheck
+from gui_agent.envs.browser.miniwob_pages import miniwob_task_file, miniwob_task_names
+from gui_agent.envs.browser.settings import MINIWOB_VIEWPORT, BrowserEnvironment, Viewport
+from gui_agent.envs.browser.steps import GotoArgs, GotoStep
 from gui_agent.errors import TaskFileError
-from gui_agent.task import (
-    MINIWOB_VIEWPORT,
-    AllOfCheck,
-    BrowserEnvironment,
-    ElementTextArgs,
-    ElementTextCheck,
-    GotoArgs,
-    GotoStep,
-    NotCheck,
-    Task,
-    UrlMatchesArgs,
-    UrlMatchesCheck,
-    Viewport,
-    dump_task,
-    load_task,
-    load_task_text,
-    miniwob_task_file,
-    miniwob_task_names,
-)
+from gui_agent.task import Task, dump_task, load_task, load_task_text
 from tests.paths import FIXTURES as FIXTURE_ROOT
 
 FIXTURES = FIXTURE_ROOT / "tasks"

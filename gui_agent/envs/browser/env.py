@@ -68,7 +68,9 @@ import numpy as np
 from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait, action_to_text, off_screen_error
 from gui_agent.envs.base import Env, Observation, StepResult
 from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE, ChromiumProcess
+from gui_agent.envs.browser import steps as kinds
 from gui_agent.envs.browser.dom_snapshot import DOM_SNAPSHOT_JS
+from gui_agent.envs.steps import SleepStep
 from gui_agent.episode.format import EnvInfo, ScreenSize
 from gui_agent.errors import EnvDiedError, EnvError, EnvHungError, GuiAgentError, PageError, first_line
 from gui_agent.keys import to_playwright_key
@@ -360,14 +362,12 @@ class BrowserEnv(Env):
     # ------------------------------------------------------------ setup primitives
     def run_steps(self, steps: Sequence[Any]) -> None:
         """Run a task's typed setup or post steps (``goto``, ``wait_for``, ``click``, ``fill``,
-        ``run_js``, ``sleep``; see :mod:`gui_agent.task.setup_steps`) on the active page.
+        ``run_js``, ``sleep``; see :mod:`gui_agent.envs.browser.steps`) on the active page.
 
         Raises:
             PageError: the page refused a step (selector missing, script threw).
             GuiAgentError: a step kind a browser cannot run.
         """
-        from gui_agent.task import setup_steps as kinds
-
         for step in steps:
             if isinstance(step, kinds.GotoStep):
                 self.goto(step.goto.url)
@@ -379,7 +379,7 @@ class BrowserEnv(Env):
                 self.fill(step.fill.selector, step.fill.text)
             elif isinstance(step, kinds.RunJsStep):
                 self.run_js(step.run_js.script)
-            elif isinstance(step, kinds.SleepStep):
+            elif isinstance(step, SleepStep):
                 time.sleep(step.sleep.seconds)
             else:
                 raise GuiAgentError(f"a browser cannot run the setup step {getattr(step, 'name', step)!r}")

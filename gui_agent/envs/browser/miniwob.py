@@ -32,10 +32,10 @@ from gui_agent.actions import Action, Done
 from gui_agent.envs.base import Observation
 from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE
 from gui_agent.envs.browser.env import DEFAULT_SETTLE_S, BrowserEnv
+from gui_agent.envs.browser.miniwob_pages import miniwob_task_file
 from gui_agent.envs.browser.miniwob_protocol import MAX_TIMER_MS, READ_STATE_JS, READY_TIMEOUT_S, START_EPISODE_JS
 from gui_agent.episode.format import EnvInfo, ScreenSize
 from gui_agent.errors import first_line
-from gui_agent.task.miniwob_pages import miniwob_task_file
 
 #: Size of a MiniWoB++ task area (``#wrap`` in core.css), the default viewport.
 TASK_WIDTH, TASK_HEIGHT = 160, 210
@@ -44,7 +44,7 @@ class MiniWobEnv(BrowserEnv):
     """One MiniWoB++ task in Chromium, observed as its 160x210 task area.
 
     Args:
-        task: the task name, e.g. ``"click-test"`` (see :func:`gui_agent.task.miniwob_task_names`).
+        task: the task name, e.g. ``"click-test"`` (see :func:`gui_agent.envs.browser.miniwob_pages.miniwob_task_names`).
         data_mode: the task's data split, ``"train"`` or ``"test"`` (``core.setDataMode``).
         episode_time_limit_s: the page's own episode time limit; None disables it.
         reload_every_reset: reload the task page at every reset (slower, leaves nothing of

@@ -55,8 +55,9 @@ from gui_agent.actions import (
 )
 from gui_agent.envs.base import Env, Observation, StepResult
 from gui_agent.envs.desktop.app_activity import cpu_time_ns
+from gui_agent.envs.desktop.paths import home_relative, strip_home
 from gui_agent.envs.desktop.session import DesktopSession
-from gui_agent.envs.desktop.setup_steps import (
+from gui_agent.envs.desktop.step_runner import (
     DesktopStepError,
     run_step,
     shipped_file,
@@ -173,8 +174,6 @@ class DesktopEnv(Env):
 
     def resolve_path(self, path: str) -> Path:
         """A task path (``report.xlsx``, ``~/Documents/a.txt``) as an absolute path in :attr:`home`."""
-        from gui_agent.task.desktop_paths import home_relative, strip_home
-
         home_relative(path)  # absolute paths and '..' are refused
         return self.home / strip_home(path)
 
@@ -213,7 +212,7 @@ class DesktopEnv(Env):
         """Start a fresh desktop (stopping the previous one), run the setup steps, observe.
 
         Options:
-            setup: the task's typed setup steps (see :mod:`gui_agent.task.desktop_steps`).
+            setup: the task's typed setup steps (see :mod:`gui_agent.envs.desktop.steps`).
             instruction: text to put in ``Observation.instruction``.
 
         ``seed`` is accepted for the Gymnasium contract; a desktop has nothing to seed.

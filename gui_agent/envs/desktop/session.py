@@ -28,6 +28,7 @@ from typing import Any
 
 from gui_agent.envs.desktop.apps.catalogue import APPS, AppContext, AppSpec, get_app
 from gui_agent.envs.desktop.mail_server import SmtpServer
+from gui_agent.envs.desktop.paths import strip_home
 from gui_agent.envs.desktop.screen_capture import ScreenCapture
 from gui_agent.envs.desktop.window_manager import start_window_manager
 from gui_agent.envs.desktop.x11_windows import X11Windows
@@ -35,7 +36,6 @@ from gui_agent.envs.desktop.xdotool_input import XdotoolInput
 from gui_agent.envs.desktop.xvfb import XvfbDisplay
 from gui_agent.envs.owned_process import OwnedProcess, describe_exit, make_private_dir, sweep_stale_private_dirs
 from gui_agent.errors import EnvDiedError
-from gui_agent.task.desktop_paths import strip_home
 
 #: Prefix of session folders in the system temp dir.
 TEMP_PREFIX = "gui-agent-desktop-"

@@ -9,7 +9,7 @@ import pytest
 
 from gui_agent.actions import Click, Done, Wait
 from gui_agent.envs.browser.miniwob import TASK_HEIGHT, TASK_WIDTH, MiniWobEnv
-from gui_agent.task import miniwob_task_names as list_tasks
+from gui_agent.envs.browser.miniwob_pages import miniwob_task_names as list_tasks
 
 BBOX_JS = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"
 

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 from gui_agent.envs import procfs
+from gui_agent.envs.desktop.steps import LaunchArgs, LaunchStep
 from gui_agent.envs.procfs import process_state
-from gui_agent.task import LaunchArgs, LaunchStep
 
 #: xev in a window titled "Event Tester", reporting only keyboard and button events.
 XEV = LaunchStep(launch=LaunchArgs(command=["xev", "-event", "keyboard", "-event", "button"], window="Event Tester"))

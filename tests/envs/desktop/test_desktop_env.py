@@ -23,8 +23,7 @@ from gui_agent.actions import Click, Done, Drag, Hotkey, Move, Scroll, Type, Wai
 from gui_agent.envs.desktop.apps.libreoffice import LIBREOFFICE_PROFILE, libreoffice_ipc_socket
 from gui_agent.envs.desktop.env import DesktopEnv
 from gui_agent.envs.desktop.session import TEMP_PREFIX
-from gui_agent.errors import DesktopStepError, EnvDiedError, EnvError, EnvHungError
-from gui_agent.task import (
+from gui_agent.envs.desktop.steps import (
     LaunchArgs,
     LaunchStep,
     OpenFileArgs,
@@ -36,6 +35,7 @@ from gui_agent.task import (
     WaitForWindowArgs,
     WaitForWindowStep,
 )
+from gui_agent.errors import DesktopStepError, EnvDiedError, EnvError, EnvHungError
 from tests.envs.desktop.desktop_helpers import XEV, alive, presses, wait_gone, xev_events
 from tests.paths import REPO
 
@@ -220,7 +220,7 @@ def test_killed_python_takes_its_desktop_along(tmp_path: Path) -> None:
         import json, sys, time
         sys.path.insert(0, {str(REPO)!r})
         from gui_agent.envs.desktop.env import DesktopEnv
-        from gui_agent.task import LaunchArgs, LaunchStep
+        from gui_agent.envs.desktop.steps import LaunchArgs, LaunchStep
         env = DesktopEnv(screen=(640, 480), apps=("calc",))
         env.reset(options={{"setup": [LaunchStep(launch=LaunchArgs(app="calc"))]}})
         print(json.dumps(env.pids()), flush=True)

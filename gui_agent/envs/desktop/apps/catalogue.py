@@ -9,6 +9,8 @@ Each app's module says how; this one lists them.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from gui_agent.envs.desktop.apps.impress import IMPRESS
 from gui_agent.envs.desktop.apps.libreoffice import CALC
 from gui_agent.envs.desktop.apps.spec import AppContext, AppSpec
@@ -18,6 +20,9 @@ from gui_agent.errors import EnvError
 
 #: Every app by name (the names task files may use).
 APPS: dict[str, AppSpec] = {spec.name: spec for spec in (CALC, WRITER, IMPRESS, THUNDERBIRD)}
+#: The same names as a type, for the task-file schema (``environment.apps``, ``launch: {app}``);
+#: a test keeps the two equal.
+DesktopApp = Literal["calc", "writer", "impress", "thunderbird"]
 
 
 def get_app(name: str) -> AppSpec:
@@ -28,4 +33,4 @@ def get_app(name: str) -> AppSpec:
         raise EnvError(f"unknown app {name!r}; known apps: {', '.join(sorted(APPS))}") from None
 
 
-__all__ = ["APPS", "AppContext", "AppSpec", "get_app"]
+__all__ = ["APPS", "AppContext", "AppSpec", "DesktopApp", "get_app"]

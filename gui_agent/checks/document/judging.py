@@ -1,0 +1,230 @@
+"""Judging the document checks of :mod:`gui_agent.checks.document.models` on the plain
+model :mod:`gui_agent.checks.document.reader` makes of a ``.docx`` or ``.odt``."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from gui_agent.checks.document.models import (
+    DocumentEquationsArgs,
+    DocumentTextEqualArgs,
+    FooterPageNumbersArgs,
+    HighlightedTextEqualArgs,
+    PageBreaksArgs,
+    ParagraphAlignmentArgs,
+    ParagraphFormatEqualArgs,
+    RunFormatArgs,
+)
+from gui_agent.checks.document.reader import Document, Run, read_document
+from gui_agent.checks.reports import cut, missing, verdict
+
+
+def _read(probe: Any, path: str, report: dict[str, Any]) -> Document | None:
+    found = probe.resolve_path(path)
+    if not found.is_file():
+        missing(report, path)
+        return None
+    return read_document(found)
+
+
+def _texts(document: Document, args: DocumentTextEqualArgs) -> list[str]:
+    texts = [p.text for p in document.paragraphs]
+    if args.distinct:
+        return sorted({t.strip() for t in texts if t.strip()})
+    if args.delete_empty_lines:
+        texts = [t for t in texts if t.strip()]
+    if args.ignore_order:
+        texts = sorted(texts)
+    return texts
+
+
+def _normal(text: str, args: DocumentTextEqualArgs) -> str:
+    return text.lower() if args.ignore_case else text
+
+
+def _document_text_equal(args: DocumentTextEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+    document = _read(probe, args.path, report)
+    if document is None:
+        return
+    ours, theirs = _texts(document, args), _texts(read_document(probe.task_file(args.expected)), args)
+    if args.ignore_blanks and not args.distinct:
+        a = _normal(re.sub(r"\s+", " ", "\n".join(ours)).strip(), args)
+        b = _normal(re.sub(r"\s+", " ", "\n".join(theirs)).strip(), args)
+        report["observed"] = {"paragraphs": len(ours), "text": cut(a)}
+        if args.min_similarity is not None:
+            ratio = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+            report["observed"]["similarity"] = round(ratio, 4)
+            ok = ratio >= args.min_similarity
+            report.update(passed=ok, reason=f"the text is {ratio:.1%} like {args.expected}'s (at least {args.min_similarity:.0%} needed)")
+            return
+        at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        differences = [] if a == b else [f"the text differs from {args.expected}'s at character {at}: "
+                                          f"{cut(a[max(0, at - 30):at + 40])!r} vs {cut(b[max(0, at - 30):at + 40])!r}"]
+        verdict(report, differences, ok=f"the text equals {args.expected}'s ({len(a)} characters)")
+        return
+    report["observed"] = {"paragraphs": len(ours)}
+    differences = [f"paragraph {i + 1} is {cut(x)!r}, expected {cut(y)!r}"
+                   for i, (x, y) in enumerate(zip(ours, theirs)) if _normal(x, args) != _normal(y, args)]
+    if len(ours) != len(theirs):
+        differences.append(f"{len(ours)} paragraph(s), expected {len(theirs)}")
+    verdict(report, differences, ok=f"the {len(ours)} paragraph(s) equal {args.expected}'s")
+
+
+def _paragraph_format_equal(args: ParagraphFormatEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+    document = _read(probe, args.path, report)
+    if document is None:
+        return
+    ours, theirs = document.paragraphs, read_document(probe.task_file(args.expected)).paragraphs
+    differences = [f"{len(ours)} paragraph(s), expected {len(theirs)}"] if len(ours) != len(theirs) else []
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        differences += [f"paragraph {i + 1} ({cut(a.text[:40])!r}) {p} is {getattr(a, p)!r}, expected {getattr(b, p)!r}"
+                        for p in args.props if getattr(a, p) != getattr(b, p)]
+    report["observed"] = {"paragraphs": len(ours)}
+    verdict(report, differences, ok=f"{', '.join(args.props)} of {len(ours)} paragraph(s) as in {args.expected}")
+
+
+def _highlighted(document: Document) -> list[str]:
+    return sorted({r.text for r in document.all_runs() if r.highlight is not None and r.text.strip()})
+
+
+def _highlighted_text_equal(args: HighlightedTextEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+    document = _read(probe, args.path, report)
+    if document is None:
+        return
+    ours, theirs = _highlighted(document), _highlighted(read_document(probe.task_file(args.expected)))
+    report["observed"] = {"highlighted": ours[:20]}
+    differences = [f"{t!r} is not highlighted" for t in theirs if t not in ours] + [f"{t!r} is highlighted" for t in ours if t not in theirs]
+    verdict(report, differences, ok=f"the same {len(ours)} highlighted text(s) as {args.expected}")
+
+
+def _lab(hex_color: str) -> tuple[float, float, float]:
+    """sRGB hex -> CIE L*a*b* (D65)."""
+    channels = []
+    for i in (0, 2, 4):
+        c = int(hex_color[i:i + 2], 16) / 255
+        channels.append(((c + 0.055) / 1.055) ** 2.4 if c > 0.04045 else c / 12.92)
+    r, g, b = channels
+    xyz = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def color_distance(a: str, b: str) -> float:
+    """CIE76 ΔE between two hex colours (0 = the same; about 2.3 is just noticeable)."""
+    la, lb = _lab(a.removeprefix("#").upper()), _lab(b.removeprefix("#").upper())
+    return sum((x - y) ** 2 for x, y in zip(la, lb)) ** 0.5
+
+
+_RUN_PROPS = ("bold", "italic", "underline", "strike", "subscript", "superscript", "font_name", "font_size", "color", "highlight")
+
+
+def _run_mismatches(run: Run, args: RunFormatArgs) -> list[str]:
+    wrong = []
+    for prop in _RUN_PROPS:
+        wanted = getattr(args, prop)
+        if wanted is None:
+            continue
+        got = getattr(run, prop)
+        if prop in ("color", "highlight"):
+            ok = got is not None and color_distance(got, wanted) <= args.color_tolerance
+        elif isinstance(wanted, bool):
+            ok = bool(got) == wanted
+        elif prop == "font_size":
+            ok = got is not None and abs(got - wanted) < 0.05
+        else:
+            ok = got == wanted
+        if not ok:
+            wrong.append(f"{prop} {got!r}")
+    return wrong
+
+
+def _run_format(args: RunFormatArgs, probe: Any, report: dict[str, Any]) -> None:
+    document = _read(probe, args.path, report)
+    if document is None:
+        return
+    runs = document.table_runs if args.in_tables else document.all_runs()
+    runs = [r for r in runs if r.text.strip() and (args.matching is None or re.search(args.matching, r.text))]
+    checked = [(r, _run_mismatches(r, args)) for r in runs]
+    fitting = [r for r, wrong in checked if not wrong]
+    wanted = ", ".join(f"{p} {getattr(args, p)!r}" for p in _RUN_PROPS if getattr(args, p) is not None)
+    report["observed"] = {"runs": len(runs), "fitting": len(fitting)}
+    if args.mode == "some":
+        ok = bool(fitting)
+        reason = (f"{len(fitting)} of {len(runs)} run(s) have {wanted}, e.g. {cut(fitting[0].text)!r}" if ok
+                  else f"none of {len(runs)} run(s) has {wanted}")
+    elif args.mode == "every":
+        misfits = [(r, wrong) for r, wrong in checked if wrong]
+        ok = bool(runs) and not misfits
+        reason = (f"all {len(runs)} run(s) have {wanted}" if ok else
+                  "no run to check" if not runs else
+                  f"{len(misfits)} of {len(runs)} run(s) lack {wanted}, e.g. {cut(misfits[0][0].text)!r} has {', '.join(misfits[0][1])}")
+    else:
+        ok = not fitting
+        reason = f"no run has {wanted}" if ok else f"{len(fitting)} run(s) still have {wanted}, e.g. {cut(fitting[0].text)!r}"
+    report.update(passed=ok, reason=reason)
+
+
+def _paragraph_alignment(args: ParagraphAlignmentArgs, probe: Any, report: dict[str, Any]) -> None:
+    document = _read(probe, args.path, report)
+    if document is None:
+        return
+    if args.paragraph >= len(document.paragraphs):
+        report.update(observed={"paragraphs": len(document.paragraphs)},
+                      reason=f"{args.path} has {len(document.paragraphs)} paragraph(s), none at position {args.paragraph}")
+        return
+    paragraph = document.paragraphs[args.paragraph]
+    got = paragraph.alignment or "left"
+    report.update(observed={"alignment": got, "text": cut(paragraph.text)}, passed=got == args.equals,
+                  reason=f"paragraph {args.paragraph + 1} ({cut(paragraph.text[:40])!r}) is aligned {got}, expected {args.equals}")
+
+
+def _page_breaks(args: PageBreaksArgs, probe: Any, report: dict[str, Any]) -> None:
+    document = _read(probe, args.path, report)
+    if document is None:
+        return
+    count = document.page_breaks
+    ok = count >= 1 if args.count is None else count == args.count
+    wanted = "at least 1" if args.count is None else str(args.count)
+    report.update(observed={"page_breaks": count}, passed=ok, reason=f"{args.path} has {count} page break(s), expected {wanted}")
+
+
+def _footer_page_numbers(args: FooterPageNumbersArgs, probe: Any, report: dict[str, Any]) -> None:
+    document = _read(probe, args.path, report)
+    if document is None:
+        return
+    footers = document.footers
+    lacking = [i + 1 for i, (text, field) in enumerate(footers) if not field and not any(c.isdigit() for c in text)]
+    report["observed"] = {"footers": [{"text": cut(t), "page_field": f} for t, f in footers]}
+    ok = bool(footers) and not lacking
+    reason = ("every footer shows a page number" if ok else "the document has no footer" if not footers
+              else f"the footer of section(s) {lacking} shows no page number")
+    report.update(passed=ok, reason=reason)
+
+
+def _document_equations(args: DocumentEquationsArgs, probe: Any, report: dict[str, Any]) -> None:
+    document = _read(probe, args.path, report)
+    if document is None:
+        return
+    count = document.equations
+    report.update(observed={"equations": count}, passed=count >= args.min_count,
+                  reason=f"{args.path} holds {count} equation(s), at least {args.min_count} expected")
+
+
+HANDLERS: dict[type, Any] = {
+    DocumentTextEqualArgs: _document_text_equal,
+    ParagraphFormatEqualArgs: _paragraph_format_equal,
+    HighlightedTextEqualArgs: _highlighted_text_equal,
+    RunFormatArgs: _run_format,
+    ParagraphAlignmentArgs: _paragraph_alignment,
+    PageBreaksArgs: _page_breaks,
+    FooterPageNumbersArgs: _footer_page_numbers,
+    DocumentEquationsArgs: _document_equations,
+}
+
+__all__ = ["HANDLERS", "color_distance"]

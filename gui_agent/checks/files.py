@@ -1,0 +1,320 @@
+"""Checks of files and plain data: a file exists, contains a text, equals a shipped one;
+its lines, CSV rows, JSON values, an SQLite query's rows, a PDF's pages.
+
+They cover OSWorld's ``compare_csv``, ``check_list``, ``check_csv``, ``check_json``, the
+sqlite checks and ``check_pdf_pages``, on the files the desktop environment's apps write.
+Paths are relative to the episode's home folder; ``expected`` files are shipped in the
+task's folder.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from gui_agent.checks.expectations import expect_records, expect_something
+from gui_agent.checks.reports import cut, verdict, written_file
+from gui_agent.checks.value_rules import ValueRule, matches
+from gui_agent.envs.desktop.paths import HomePath, TaskPath
+from gui_agent.schema import NonBlank, Regex, SingleKey, StrictModel, exactly_one
+
+# ---------------------------------------------------------------------- what a task file writes
+
+
+class FileExistsArgs(StrictModel):
+    """A file (or folder) exists at the home-relative ``path``."""
+
+    path: HomePath
+
+
+class FileContainsArgs(StrictModel):
+    """The file at ``path``, read as UTF-8 text, contains ``text`` (or matches ``matches``)."""
+
+    path: HomePath
+    text: NonBlank | None = None
+    matches: Regex | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> FileContainsArgs:
+        exactly_one(self, ("text", "matches"))
+        return self
+
+
+class FileEqualArgs(StrictModel):
+    """The text of ``path`` equals that of ``expected`` (a file shipped in the task's folder),
+    line by line, ignoring line endings and trailing spaces (OSWorld's ``compare_csv``)."""
+
+    path: HomePath
+    expected: TaskPath
+
+
+class LinesMatchArgs(StrictModel):
+    """The text file's lines: each ``expect`` regex matches some line, no ``unexpect`` regex
+    matches any (OSWorld's ``check_list``, e.g. over a saved folder listing)."""
+
+    path: HomePath
+    expect: list[Regex] = Field(default_factory=list)
+    unexpect: list[Regex] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _something(self) -> LinesMatchArgs:
+        expect_something(self)
+        return self
+
+
+class CsvRowsArgs(StrictModel):
+    """The CSV file (first line: column names): each ``expect`` record is matched by some
+    row (every given column equal), no row matches an ``unexpect`` record."""
+
+    path: HomePath
+    expect: list[dict[NonBlank, str]] = Field(default_factory=list)
+    unexpect: list[dict[NonBlank, str]] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _something(self) -> CsvRowsArgs:
+        expect_something(self)
+        return self
+
+
+class JsonValue(StrictModel):
+    """One value in a JSON document: ``key`` is the path to it (keys and list positions)."""
+
+    key: list[str | int] = Field(min_length=1)
+    rule: ValueRule
+
+
+class JsonValuesArgs(StrictModel):
+    """Values in a JSON file: each ``expect`` value is there and satisfies its rule; no
+    ``unexpect`` value satisfies its (OSWorld's ``check_json``)."""
+
+    path: HomePath
+    expect: list[JsonValue] = Field(default_factory=list)
+    unexpect: list[JsonValue] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _something(self) -> JsonValuesArgs:
+        expect_something(self)
+        return self
+
+
+class SqliteQueryArgs(StrictModel):
+    """A read-only SQL ``query`` on the SQLite file returns exactly ``equals`` (rows of
+    values, in order) or, with ``contains``, at least those rows."""
+
+    path: HomePath
+    query: NonBlank
+    equals: list[list[Any]] | None = None
+    contains: list[list[Any]] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> SqliteQueryArgs:
+        if (self.equals is None) == (self.contains is None):
+            raise PydanticCustomError("one_of", "expected exactly one of: equals, contains", {"key": None})
+        return self
+
+
+class PdfPagesArgs(StrictModel):
+    """The PDF file's page count satisfies ``pages`` (e.g. ``{method: eq, ref: 1}``)."""
+
+    path: HomePath
+    pages: ValueRule
+
+
+class FileExistsCheck(SingleKey):
+    name: ClassVar[str] = "file_exists"
+    file_exists: FileExistsArgs
+
+
+class FileContainsCheck(SingleKey):
+    name: ClassVar[str] = "file_contains"
+    file_contains: FileContainsArgs
+
+
+class FileEqualCheck(SingleKey):
+    name: ClassVar[str] = "file_equal"
+    file_equal: FileEqualArgs
+
+
+class LinesMatchCheck(SingleKey):
+    name: ClassVar[str] = "lines_match"
+    lines_match: LinesMatchArgs
+
+
+class CsvRowsCheck(SingleKey):
+    name: ClassVar[str] = "csv_rows"
+    csv_rows: CsvRowsArgs
+
+
+class JsonValuesCheck(SingleKey):
+    name: ClassVar[str] = "json_values"
+    json_values: JsonValuesArgs
+
+
+class SqliteQueryCheck(SingleKey):
+    name: ClassVar[str] = "sqlite_query"
+    sqlite_query: SqliteQueryArgs
+
+
+class PdfPagesCheck(SingleKey):
+    name: ClassVar[str] = "pdf_pages"
+    pdf_pages: PdfPagesArgs
+
+
+# ---------------------------------------------------------------------- judging
+
+
+def _file_exists(args: FileExistsArgs, probe: Any, report: dict[str, Any]) -> None:
+    path = probe.resolve_path(args.path)
+    exists = path.exists()
+    report["observed"] = {"exists": exists}
+    report.update(passed=exists, reason=f"{args.path} {'exists' if exists else 'does not exist'}")
+
+
+def _file_contains(args: FileContainsArgs, probe: Any, report: dict[str, Any]) -> None:
+    path = probe.resolve_path(args.path)
+    if not path.is_file():
+        report.update(observed={"exists": False}, reason=f"{args.path} does not exist")
+        return
+    text = path.read_text(encoding="utf-8", errors="replace")
+    report["observed"] = {"exists": True, "length": len(text), "text": cut(text)}
+    if args.text is not None:
+        ok, wanted = args.text in text, f"contain {args.text!r}"
+    else:
+        ok, wanted = re.search(args.matches or "", text) is not None, f"match {args.matches!r}"
+    report.update(passed=ok, reason=f"{args.path} ({len(text)} characters) {'does' if ok else 'does not'} {wanted}")
+
+
+def _lines(path: Path) -> list[str]:
+    return [line.rstrip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
+
+
+def _file_equal(args: FileEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+    path = probe.resolve_path(args.path)
+    if not path.is_file():
+        report.update(observed={"exists": False}, reason=f"{args.path} does not exist")
+        return
+    got, want = _lines(path), _lines(probe.task_file(args.expected))
+    while got and not got[-1]:
+        got.pop()
+    while want and not want[-1]:
+        want.pop()
+    differing = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
+    report["observed"] = {"exists": True, "lines": len(got)}
+    if differing is not None:
+        report["reason"] = f"line {differing + 1} of {args.path} is {cut(got[differing])!r}, expected {cut(want[differing])!r}"
+    elif len(got) != len(want):
+        report["reason"] = f"{args.path} has {len(got)} line(s), {args.expected} has {len(want)}"
+    else:
+        report.update(passed=True, reason=f"{args.path} equals {args.expected} ({len(got)} lines)")
+
+
+def _lines_match(args: LinesMatchArgs, probe: Any, report: dict[str, Any]) -> None:
+    path = written_file(probe, args.path, report)
+    if path is None:
+        return
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    problems = [f"no line matches {p!r}" for p in args.expect if not any(re.search(p, line) for line in lines)]
+    problems += [f"line {cut(next(line for line in lines if re.search(p, line)))!r} matches {p!r}, which must not be there"
+                 for p in args.unexpect if any(re.search(p, line) for line in lines)]
+    report["observed"] = {"lines": len(lines), "first": [cut(line) for line in lines[:10]]}
+    verdict(report, problems, ok=f"{len(lines)} line(s) as expected")
+
+
+def _csv_rows(args: CsvRowsArgs, probe: Any, report: dict[str, Any]) -> None:
+    path = written_file(probe, args.path, report)
+    if path is None:
+        return
+    with path.open(encoding="utf-8-sig", errors="replace", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    report["observed"] = {"rows": len(rows), "first": rows[:5]}
+    verdict(report, expect_records(rows, args.expect, args.unexpect, "row"), ok=f"{len(rows)} row(s) as expected")
+
+
+_MISSING = object()
+
+
+def _json_at(data: Any, key: list[str | int]) -> Any:
+    for part in key:
+        if isinstance(data, dict) and str(part) in data:
+            data = data[str(part)]
+        elif isinstance(data, list) and isinstance(part, int) and -len(data) <= part < len(data):
+            data = data[part]
+        else:
+            return _MISSING
+    return data
+
+
+def _json_values(args: JsonValuesArgs, probe: Any, report: dict[str, Any]) -> None:
+    path = written_file(probe, args.path, report)
+    if path is None:
+        return
+    data = json.loads(path.read_text(encoding="utf-8"))
+    problems = []
+    for item in args.expect:
+        value = _json_at(data, item.key)
+        if value is _MISSING:
+            problems.append(f"{item.key} is not there")
+        elif not matches(value, item.rule):
+            problems.append(f"{item.key} is {cut(repr(value))}, expected {item.rule.describe()}")
+    for item in args.unexpect:
+        value = _json_at(data, item.key)
+        if value is not _MISSING and matches(value, item.rule):
+            problems.append(f"{item.key} is {cut(repr(value))}, which must not be {item.rule.describe()}")
+    verdict(report, problems, ok=f"{len(args.expect)} value(s) as expected")
+
+
+def _sqlite_query(args: SqliteQueryArgs, probe: Any, report: dict[str, Any]) -> None:
+    path = written_file(probe, args.path, report)
+    if path is None:
+        return
+    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        rows = [list(r) for r in connection.execute(args.query).fetchall()]
+    finally:
+        connection.close()
+    report["observed"] = {"rows": rows[:20], "count": len(rows)}
+    if args.equals is not None:
+        ok, wanted = rows == args.equals, f"exactly {cut(repr(args.equals))}"
+    else:
+        ok, wanted = all(r in rows for r in args.contains or []), f"rows including {cut(repr(args.contains))}"
+    report.update(passed=ok, reason=f"the query returned {len(rows)} row(s) {cut(repr(rows))}, expected {wanted}")
+
+
+def pdf_page_count(path: Path) -> int:
+    """Pages of a PDF: its ``/Type /Page`` objects (not ``/Pages``), as LibreOffice writes them uncompressed."""
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", path.read_bytes()))
+
+
+def _pdf_pages(args: PdfPagesArgs, probe: Any, report: dict[str, Any]) -> None:
+    path = written_file(probe, args.path, report)
+    if path is None:
+        return
+    if not path.read_bytes().startswith(b"%PDF"):
+        raise ValueError(f"{args.path} is not a PDF file")
+    pages = pdf_page_count(path)
+    report.update(observed={"pages": pages}, passed=matches(pages, args.pages),
+                  reason=f"{args.path} has {pages} page(s), expected {args.pages.describe()}")
+
+
+#: The checks of this family, in the order error messages list them.
+FILE_CHECK_TYPES: tuple[type[SingleKey], ...] = (
+    FileExistsCheck, FileContainsCheck, FileEqualCheck, LinesMatchCheck, CsvRowsCheck, JsonValuesCheck, SqliteQueryCheck,
+    PdfPagesCheck,
+)
+HANDLERS: dict[type, Any] = {
+    FileExistsArgs: _file_exists,
+    FileContainsArgs: _file_contains,
+    FileEqualArgs: _file_equal,
+    LinesMatchArgs: _lines_match,
+    CsvRowsArgs: _csv_rows,
+    JsonValuesArgs: _json_values,
+    SqliteQueryArgs: _sqlite_query,
+    PdfPagesArgs: _pdf_pages,
+}

@@ -1,0 +1,59 @@
+"""OSWorld evaluator functions -> our checks, one function per OSWorld metric.
+
+:mod:`gui_agent.task.osworld_import` hands every ``func`` of a config's evaluator to
+:func:`convert_metric` with its ``result``, ``expected`` and ``options``; what comes back
+is a list of checks (combined with ``all_of``). A metric or an option with no
+equivalent raises :class:`~gui_agent.checks.osworld.config.Unsupported` (the evaluator is
+then left out whole: a partial check could pass what the original fails); a config whose
+shape is wrong raises :class:`~gui_agent.checks.osworld.config.ConfigError` naming the key.
+
+Files: ``vm_file`` results are paths in the VM's home (``/home/user/X`` -> ``X``);
+``cloud_file`` expectations are downloads, so they become declared inputs; a
+``vm_file`` expectation is usable when a config step downloaded it (it is that input);
+``cache_file`` results are the ``stdout`` files post steps write.
+
+The conversions live by the family of checks they produce (``spreadsheet``, ``document``,
+``presentation``, ``files``, ``mail``), each with its table of metric names; adding a
+metric is a function there and a line in its table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import MappingProxyType
+
+from gui_agent.checks.osworld import document, files, mail, presentation, spreadsheet
+from gui_agent.checks.osworld.config import Unsupported
+from gui_agent.checks.osworld.metric import Check, Metric
+
+
+def infeasible(metric: Metric) -> list[Check]:
+    """OSWorld's ``infeasible``: the task cannot be done, and the agent must say so."""
+    return [{"infeasible_reported": None}]
+
+
+#: OSWorld metric name -> its conversion.
+METRICS: MappingProxyType[str, Callable[[Metric], list[Check]]] = MappingProxyType({
+    **spreadsheet.METRICS, **files.METRICS, **document.METRICS, **presentation.METRICS, **mail.METRICS,
+    "infeasible": infeasible,
+})
+#: Metrics known to have no equivalent, and why (the rest: "no equivalent check").
+NO_EQUIVALENT = {
+    "check_accessibility_tree": "it reads the VM's accessibility tree, which this desktop does not export",
+}
+
+
+def convert_metric(metric: Metric) -> list[Check]:
+    """The checks for one OSWorld metric.
+
+    Raises:
+        Unsupported: it (or one of its options) has no equivalent.
+        ConfigError: the config's shape is wrong (the message names the key).
+    """
+    convert = METRICS.get(metric.func)
+    if convert is None:
+        raise Unsupported(NO_EQUIVALENT.get(metric.func, "no equivalent check"))
+    return convert(metric)
+
+
+__all__ = ["METRICS", "NO_EQUIVALENT", "convert_metric"]

@@ -1,0 +1,137 @@
+"""OSWorld's spreadsheet evaluator (``compare_table`` and its rules) as spreadsheet checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gui_agent.checks.osworld.config import ConfigError, Unsupported
+from gui_agent.checks.osworld.metric import Check, Metric, value_rule
+
+
+def sheet_side(ref: Any, where: str) -> tuple[str, int | str]:
+    """OSWorld's sheet reference -> (``result`` or ``expected``, position or name).
+
+    ``0`` / ``"RI0"`` / ``"RNSheet1"`` are the result's; ``"EI0"`` / ``"ENSheet1"`` the expected file's.
+    """
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        return "result", ref
+    if isinstance(ref, str) and len(ref) > 2 and ref[:2] in ("RI", "RN", "EI", "EN"):
+        side = "result" if ref[0] == "R" else "expected"
+        if ref[1] == "I":
+            if not ref[2:].isdigit():
+                raise ConfigError(where, f"{ref!r}: expected a position after {ref[:2]}")
+            return side, int(ref[2:])
+        return side, ref[2:]
+    raise ConfigError(where, f"expected a sheet like 0, 'RI0', 'RNSheet1', 'EI0' or 'ENSheet1', got {ref!r}")
+
+
+def _pair(metric: Metric, rule: dict[str, Any], where: str, path: str) -> dict[str, Any]:
+    """The sheet pair fields (path, sheet, expected, expected_sheet) of a two-sheet rule."""
+    if "sheet_idx0" not in rule or "sheet_idx1" not in rule:
+        raise ConfigError(where, "a comparison rule needs sheet_idx0 and sheet_idx1")
+    first, second = sheet_side(rule["sheet_idx0"], f"{where}.sheet_idx0"), sheet_side(rule["sheet_idx1"], f"{where}.sheet_idx1")
+    if first[0] == "expected" and second[0] == "result":
+        first, second = second, first
+    if first[0] != "result":
+        raise Unsupported(f"{where} compares two sheets of the expected file, which says nothing of the result")
+    fields: dict[str, Any] = {"path": path, "sheet": first[1]}
+    if second[0] == "expected":
+        fields["expected"] = metric.expected_file(".xlsx", ".xls", ".ods")
+        if second[1] != first[1]:
+            fields["expected_sheet"] = second[1]
+    else:
+        if second[1] == first[1]:
+            raise Unsupported(f"{where} compares a sheet with itself")
+        fields["expected_sheet"] = second[1]
+    return fields
+
+
+_VALIDATION_PROPS = {
+    "ranges": "ranges", "type": "type", "formula1": "formula1", "formula2": "formula2", "operator": "operator",
+    "allowBlank": "allow_blank", "showDropDown": "show_drop_down", "showInputMessage": "show_input_message",
+    "showErrorMessage": "show_error_message", "error": "error", "errorTitle": "error_title",
+    "errorStyle": "error_style", "prompt": "prompt", "promptTitle": "prompt_title",
+}
+
+
+def _tablevalue_rule(metric: Metric, rule: Any, where: str, path: str) -> list[Check]:
+    if not isinstance(rule, dict) or not isinstance(rule.get("type"), str):
+        raise ConfigError(where, "expected a rule mapping with a 'type'")
+    kind = rule["type"]
+    if kind == "sheet_data":
+        pair = _pair(metric, rule, where, path)
+        check: dict[str, Any] = {"path": path, "sheets": [pair["sheet"]]}
+        if "expected" in pair:
+            check["expected"] = pair["expected"]
+        if "expected_sheet" in pair:
+            check["expected_sheets"] = [pair["expected_sheet"]]
+        if "precision" in rule:
+            check["tolerance"] = 10.0 ** -int(rule["precision"])
+        return [{"sheet_data_equal": check}]
+    if kind == "sheet_name":
+        return [{"sheet_names": {"path": path, "same_as": metric.expected_file(".xlsx", ".xls", ".ods")}}]
+    simple = {"chart": ("chart_equal", "chart_props"), "pivot_table": ("pivot_equal", "pivot_props"),
+              "style": ("style_equal", "props"), "row_props": ("rows_equal", "props"), "col_props": ("columns_equal", "props"),
+              "freeze": ("freeze_equal", None), "filter": ("filter_equal", None)}
+    if kind in simple:
+        name, props_key = simple[kind]
+        check = _pair(metric, rule, where, path)
+        if props_key is not None:
+            props = rule.get(props_key, [])
+            if not isinstance(props, list):
+                raise ConfigError(f"{where}.{props_key}", "expected a list of property names")
+            if props or name in ("style_equal", "rows_equal", "columns_equal"):
+                check["props"] = props
+        return [{name: check}]
+    if kind == "zoom":
+        side = sheet_side(rule.get("sheet_idx", 0), f"{where}.sheet_idx")
+        if side[0] != "result":
+            raise Unsupported(f"{where} checks the zoom of the expected file")
+        return [{"sheet_zoom": {"path": path, "sheet": side[1], "zoom": value_rule(rule, where)}}]
+    if kind == "data_validation":
+        side = sheet_side(rule.get("sheet_idx", 0), f"{where}.sheet_idx")
+        props = rule.get("dv_props")
+        if not isinstance(props, list) or not props:
+            raise ConfigError(f"{where}.dv_props", "expected a list of property rules")
+        validations = []
+        for i, entry in enumerate(props):
+            if not isinstance(entry, dict):
+                raise ConfigError(f"{where}.dv_props[{i}]", "expected a mapping of property -> rule")
+            unknown = [k for k in entry if k not in _VALIDATION_PROPS]
+            if unknown:
+                raise Unsupported(f"data validation properties {unknown} have no equivalent")
+            validations.append({_VALIDATION_PROPS[k]: value_rule(v, f"{where}.dv_props[{i}].{k}") for k, v in entry.items()})
+        return [{"data_validation": {"path": path, "sheet": side[1], "validations": validations}}]
+    if kind == "check_cell":
+        side = sheet_side(rule.get("sheet_idx", 0), f"{where}.sheet_idx")
+        props = rule.get("props")
+        if not isinstance(props, dict) or not props or not isinstance(rule.get("coordinate"), str):
+            raise ConfigError(where, "check_cell needs 'coordinate' and 'props' (property -> rule)")
+        return [{"cell_props": {"path": path, "sheet": side[1], "cell": rule["coordinate"],
+                                "props": {k: value_rule(v, f"{where}.props.{k}") for k, v in props.items()}}}]
+    if kind == "sheet_print":
+        first = sheet_side(rule.get("sheet_idx0", 0), f"{where}.sheet_idx0")
+        csvs = [f for f in metric.expected_files() if f.lower().endswith(".csv")]
+        if len(csvs) != 1:
+            raise Unsupported(f"{where}: sheet_print needs exactly one expected CSV file, the config lists {len(csvs)}")
+        metric.files.drop_producer(path, "the sheet_print_equal check exports the sheet itself")
+        return [{"sheet_print_equal": {"path": path, "sheet": first[1], "expected": csvs[0],
+                                       "ignore_case": bool(rule.get("ignore_case", False))}}]
+    raise Unsupported(f"compare_table rule {kind!r} has no equivalent")
+
+
+def compare_table(metric: Metric) -> list[Check]:
+    path = metric.result_path(".xlsx", ".xls", ".ods")
+    rules = metric.options.get("rules")
+    if rules is None:
+        rules = [{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": "EI0"}]
+    if not isinstance(rules, list) or not rules:
+        raise ConfigError(f"{metric.where}.options.rules", "expected a list of rules")
+    return [c for i, rule in enumerate(rules) for c in _tablevalue_rule(metric, rule, f"{metric.where}.options.rules[{i}]", path)]
+
+
+#: OSWorld metric name -> its conversion.
+METRICS: dict[str, Callable[[Metric], list[Check]]] = {
+    "compare_table": compare_table,
+}

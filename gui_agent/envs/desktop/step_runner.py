@@ -1,0 +1,364 @@
+"""Running a desktop task's typed setup and post steps in a :class:`DesktopSession`.
+
+One function per step kind (:mod:`gui_agent.envs.desktop.steps` declares them). A step
+that cannot be done while the desktop itself is fine (a shipped file is missing, a window
+never appeared, a command failed) raises :class:`DesktopStepError`, a
+:class:`~gui_agent.errors.PageError`: the runner reports a failed setup as an
+environment failure, never as the agent's. A dead display raises
+:class:`~gui_agent.errors.EnvDiedError`.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gui_agent.actions import Hotkey
+from gui_agent.envs.desktop import steps as kinds
+from gui_agent.envs.desktop.app_activity import cpu_time_ns
+from gui_agent.envs.desktop.apps.mailbox import deliver
+from gui_agent.envs.desktop.session import DesktopSession
+from gui_agent.envs.desktop.x11_windows import WindowInfo
+from gui_agent.envs.owned_process import describe_exit
+from gui_agent.envs.steps import SleepStep
+from gui_agent.errors import DesktopStepError
+
+#: Pause between polls while waiting for a window or a file.
+POLL_S = 0.05
+#: An app counts as started once, after its window appeared, the screen stayed unchanged
+#: and its processes used under :data:`IDLE_CPU_SHARE` of a core for this long. A window
+#: is mapped (and titled) long before it is drawn: LibreOffice shows an empty grey frame
+#: with the file's name for a moment while it loads the document.
+IDLE_QUIET_S = 0.5
+IDLE_CPU_SHARE = 0.1
+
+
+def step_timeout(step: Any) -> float:
+    """Seconds a step may take at most (its own ``timeout_s``, else a small default)."""
+    if isinstance(step, SleepStep):
+        return float(step.sleep.seconds)
+    return float(getattr(step.args, "timeout_s", 10.0))
+
+
+def run_step(session: DesktopSession, step: Any, *, task_dir: Path | None) -> None:
+    """Run one typed step.
+
+    Raises:
+        DesktopStepError: the step could not be done.
+        EnvDiedError: the display or an app died.
+    """
+    if isinstance(step, SleepStep):
+        time.sleep(step.sleep.seconds)
+        return
+    runner = _RUNNERS.get(type(step))
+    if runner is None:
+        raise DesktopStepError(f"a desktop cannot run the step {getattr(step, 'name', step)!r}")
+    runner(session, step.args, task_dir)
+
+
+# ---------------------------------------------------------------------- files
+
+
+def _place_file(session: DesktopSession, args: kinds.PlaceFileArgs, task_dir: Path | None) -> None:
+    target = session.resolve(args.path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if args.text is not None:
+        target.write_text(args.text, encoding="utf-8")
+    elif args.from_ is not None:
+        source = shipped_file(task_dir, args.from_, source_url=args.source_url)
+        if source.is_dir():
+            shutil.copytree(source, target, dirs_exist_ok=True)
+        else:
+            shutil.copyfile(source, target)
+    else:
+        assert args.url is not None
+        try:
+            with urllib.request.urlopen(args.url, timeout=30) as response:
+                target.write_bytes(response.read())
+        except (urllib.error.URLError, OSError) as exc:
+            raise DesktopStepError(f"place_file: downloading {args.url} failed: {exc}") from None
+
+
+def shipped_file(task_dir: Path | None, relative: str, *, source_url: str | None = None) -> Path:
+    """A file shipped in the task's folder; a clear error when it is not there."""
+    if task_dir is None:
+        raise DesktopStepError(
+            f"the task ships the file {relative!r}, but the environment does not know the task's folder "
+            "(load the task with load_task(path), or pass task_dir= to DesktopEnv)"
+        )
+    path = task_dir / relative
+    if not path.exists():
+        hint = (
+            f"; it is a declared input: download {source_url} and save it there"
+            if source_url else ""
+        )
+        raise DesktopStepError(f"the file {relative!r} the task ships is missing (looked for {path}){hint}")
+    return path
+
+
+def _wait_for_file(session: DesktopSession, args: kinds.WaitForFileArgs, task_dir: Path | None) -> None:
+    target = session.resolve(args.path)
+    deadline = time.monotonic() + args.timeout_s
+    last: tuple[int, int] | None = None
+    since = time.monotonic()
+    while True:
+        try:
+            st = target.stat()
+            state: tuple[int, int] | None = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            state = None
+        now = time.monotonic()
+        if state != last:
+            last, since = state, now
+        elif state is not None and now - since >= args.stable_s:
+            return
+        if now > deadline:
+            if state is None and not args.must_exist:
+                return
+            what = "does not exist" if state is None else f"kept changing for {args.timeout_s:g} s"
+            raise DesktopStepError(f"wait_for_file: {args.path} {what}")
+        time.sleep(POLL_S)
+
+
+# ---------------------------------------------------------------------- apps and commands
+
+
+def _app(session: DesktopSession, name: str) -> Any:
+    spec = session.app_specs.get(name)
+    if spec is None:
+        raise DesktopStepError(f"the app {name!r} is not in environment.apps ({', '.join(session.app_specs) or 'none'})")
+    return spec
+
+
+def _launch(session: DesktopSession, args: kinds.LaunchArgs, task_dir: Path | None) -> None:
+    if args.app is not None:
+        spec = _app(session, args.app)
+        proc = session.launch(spec.launch_argv(args.args, home=session.home), label=spec.title)
+        window = args.window or spec.window_title
+        label = spec.title
+    else:
+        assert args.command is not None
+        proc = session.launch(list(args.command), label=args.command[0])
+        window = args.window or ""
+        label = args.command[0]
+    if args.wait:
+        deadline = time.monotonic() + args.timeout_s
+        wait_for_window(session, window, timeout_s=args.timeout_s, what=f"launch {label}", watch=proc)
+        wait_idle(session, deadline=deadline)
+
+
+def _open_file(session: DesktopSession, args: kinds.OpenFileArgs, task_dir: Path | None) -> None:
+    spec = _app(session, args.app)
+    path = session.resolve(args.path)
+    if not path.exists():
+        raise DesktopStepError(f"open_file: {args.path} does not exist in the home folder (place it first)")
+    proc = session.launch(spec.open_argv(str(path), home=session.home), label=spec.title, launcher_only=True)
+    window = args.window or re.escape(path.name)
+    deadline = time.monotonic() + args.timeout_s
+    wait_for_window(session, window, timeout_s=args.timeout_s, what=f"open {args.path} in {spec.title}", watch=proc)
+    wait_idle(session, deadline=deadline)
+
+
+def wait_idle(session: DesktopSession, *, deadline: float, quiet_s: float = IDLE_QUIET_S) -> bool:
+    """Wait until the screen is unchanged and the apps are (nearly) idle for ``quiet_s``.
+
+    Returns False if ``deadline`` (a ``time.monotonic()`` value) came first; the desktop
+    is then used as it is (a busy app is a state an agent can see and wait out).
+    """
+    assert session.capture is not None
+    last_frame = session.capture.grab_raw()
+    last_cpu = cpu_time_ns(session.app_pids())
+    polled = quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        session.check_alive()
+        frame = session.capture.grab_raw()
+        cpu = cpu_time_ns(session.app_pids())
+        now = time.monotonic()
+        busy = cpu - last_cpu > IDLE_CPU_SHARE * (now - polled) * 1e9
+        if busy or session.capture.changed(last_frame, frame):
+            quiet_since = now
+        elif now - quiet_since >= quiet_s:
+            return True
+        last_frame, last_cpu, polled = frame, cpu, now
+    return False
+
+
+def _run_command(session: DesktopSession, args: kinds.RunCommandArgs, task_dir: Path | None) -> None:
+    stdout = session.resolve(args.stdout) if args.stdout is not None else None
+    if stdout is not None:
+        stdout.parent.mkdir(parents=True, exist_ok=True)
+    proc = session.launch(list(args.command), label=f"command {args.command[0]}", launcher_only=True, stdout=stdout)
+    # A finished command is not a running app: its exit status is judged here, not later.
+    session.launched = [a for a in session.launched if a.process is not proc]
+    if not proc.wait(args.timeout_s):
+        proc.stop(grace_s=0.5)
+        raise DesktopStepError(f"run_command {args.command!r} did not finish within {args.timeout_s:g} s")
+    code = proc.returncode()
+    output = proc.log_tail(800)
+    proc.stop(grace_s=0.0)  # whatever it left running in its session goes too
+    if args.check and code != 0:
+        raise DesktopStepError(
+            f"run_command {args.command!r} failed ({describe_exit(code)})" + (f": {output}" if output else "")
+        )
+
+
+# ---------------------------------------------------------------------- windows and keys
+
+
+def wait_for_window(
+    session: DesktopSession,
+    title_regex: str,
+    *,
+    timeout_s: float,
+    what: str,
+    active: bool = False,
+    watch: Any = None,
+) -> WindowInfo:
+    """Wait until a window whose title matches exists (and is active, if asked).
+
+    ``watch``: a process whose failing exit ends the wait early with its output.
+    """
+    assert session.windows is not None
+    pattern = re.compile(title_regex)
+    deadline = time.monotonic() + timeout_s
+    while True:
+        session.check_alive()
+        if active:
+            current = session.windows.active()
+            if current is not None and pattern.search(current.title):
+                return current
+        else:
+            for window in session.windows.windows():
+                if pattern.search(window.title):
+                    return window
+        if watch is not None and watch.returncode() not in (None, 0):
+            raise DesktopStepError(
+                f"{what}: it exited ({describe_exit(watch.returncode())}) before a window matching "
+                f"{title_regex!r} appeared: {watch.log_tail(600) or '(no output)'}"
+            )
+        if time.monotonic() > deadline:
+            shown = [w.title for w in session.windows.windows()]
+            focus = session.windows.active()
+            raise DesktopStepError(
+                f"{what}: no {'focused ' if active else ''}window matching {title_regex!r} within {timeout_s:g} s "
+                f"(windows: {shown or 'none'}; focused: {focus.title if focus else 'none'!r})"
+            )
+        time.sleep(POLL_S)
+
+
+def _wait_for_window(session: DesktopSession, args: kinds.WaitForWindowArgs, task_dir: Path | None) -> None:
+    wait_for_window(session, args.title, timeout_s=args.timeout_s, what="wait_for_window", active=args.active)
+
+
+def activate(session: DesktopSession, title_regex: str, *, timeout_s: float) -> None:
+    """Focus the window matching ``title_regex`` and wait until it is the active one."""
+    assert session.windows is not None
+    window = wait_for_window(session, title_regex, timeout_s=timeout_s, what="activate_window")
+    deadline = time.monotonic() + timeout_s
+    while True:
+        current = session.windows.active()
+        if current is not None and current.id == window.id:
+            return
+        session.windows.activate(window.id)
+        if time.monotonic() > deadline:
+            raise DesktopStepError(f"activate_window: {window.title!r} did not get the focus within {timeout_s:g} s")
+        time.sleep(POLL_S)
+
+
+def _activate_window(session: DesktopSession, args: kinds.ActivateWindowArgs, task_dir: Path | None) -> None:
+    if args.title is not None:
+        activate(session, args.title, timeout_s=args.timeout_s)
+        return
+    assert session.windows is not None and args.wm_class is not None
+    deadline = time.monotonic() + args.timeout_s
+    while True:
+        found = [w for w in session.windows.windows() if re.search(args.wm_class, w.wm_class)]
+        if found:
+            activate(session, f"^{re.escape(found[0].title)}$", timeout_s=max(0.5, deadline - time.monotonic()))
+            return
+        if time.monotonic() > deadline:
+            raise DesktopStepError(f"activate_window: no window of class matching {args.wm_class!r} within {args.timeout_s:g} s")
+        time.sleep(POLL_S)
+
+
+def _window_matches(args: kinds.CloseWindowArgs, window: WindowInfo) -> bool:
+    if args.title is not None:
+        return re.search(args.title, window.title) is not None
+    return re.search(args.wm_class or "", window.wm_class) is not None
+
+
+def _close_window(session: DesktopSession, args: kinds.CloseWindowArgs, task_dir: Path | None) -> None:
+    assert session.windows is not None
+    deadline = time.monotonic() + args.timeout_s
+    asked: set[int] = set()
+    while True:
+        matching = [w for w in session.windows.windows() if _window_matches(args, w)]
+        if not matching:
+            return
+        for window in matching:
+            if window.id not in asked:
+                session.windows.close(window.id)
+                asked.add(window.id)
+        if time.monotonic() > deadline:
+            raise DesktopStepError(
+                f"close_window: {[w.title for w in matching]} still open after {args.timeout_s:g} s "
+                "(an unsaved-changes question may be showing)"
+            )
+        time.sleep(POLL_S)
+
+
+def _hotkey(session: DesktopSession, args: kinds.HotkeyArgs, task_dir: Path | None) -> None:
+    assert session.input is not None and session.windows is not None
+    if args.window is not None and session.windows.find(args.window):
+        try:
+            activate(session, args.window, timeout_s=5.0)
+        except DesktopStepError:
+            pass  # a modal dialog keeps the focus: the keys go to it, as they would for a person
+    session.input.perform(Hotkey(tuple(args.keys)))
+
+
+def _input_actions(session: DesktopSession, args: kinds.InputActionsArgs, task_dir: Path | None) -> None:
+    from gui_agent.action_formats.pyautogui import parse_pyautogui
+    from gui_agent.actions import Wait
+
+    assert session.input is not None
+    for action in parse_pyautogui(args.pyautogui):
+        if isinstance(action, Wait):
+            time.sleep(action.seconds)
+        else:
+            session.input.perform(action, timeout_s=5.0)
+
+
+# ---------------------------------------------------------------------- mail
+
+
+def _deliver_mail(session: DesktopSession, args: kinds.DeliverMailArgs, task_dir: Path | None) -> None:
+    if session.mail_settings is None:
+        raise DesktopStepError("deliver_mail needs a mail server: add 'mail: {address: ...}' to the environment")
+    attachments = [
+        (attachment.name or Path(attachment.from_).name, shipped_file(task_dir, attachment.from_).read_bytes())
+        for attachment in args.attachments
+    ]
+    deliver(session, args, attachments)
+
+
+_RUNNERS: dict[type, Callable[[DesktopSession, Any, Path | None], None]] = {
+    kinds.PlaceFileStep: _place_file,
+    kinds.LaunchStep: _launch,
+    kinds.RunCommandStep: _run_command,
+    kinds.WaitForWindowStep: _wait_for_window,
+    kinds.OpenFileStep: _open_file,
+    kinds.ActivateWindowStep: _activate_window,
+    kinds.CloseWindowStep: _close_window,
+    kinds.HotkeyStep: _hotkey,
+    kinds.WaitForFileStep: _wait_for_file,
+    kinds.DeliverMailStep: _deliver_mail,
+    kinds.InputActionsStep: _input_actions,
+}

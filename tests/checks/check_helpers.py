@@ -1,0 +1,53 @@
+"""Evaluating one desktop check on plain folders, for the check tests.
+
+:class:`FolderProbe` is the desktop probe protocol over real folders (the episode's home
+and the task's folder), so a check reads real files exactly as it does after an episode.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gui_agent.task import load_task_text
+from gui_agent.checks.evaluation import evaluate
+
+
+class FolderProbe:
+    """``home`` for task paths, ``task_dir`` for shipped files, ``done`` as the agent's ending."""
+
+    def __init__(self, home: Path, task_dir: Path | None = None, done: dict[str, Any] | None = None) -> None:
+        self.home, self.task_dir, self.done = home, task_dir or home, done
+
+    def resolve_path(self, path: str) -> Path:
+        return self.home / path.removeprefix("~/")
+
+    def task_file(self, path: str) -> Path:
+        found = self.task_dir / path
+        if not found.exists():
+            raise FileNotFoundError(f"no shipped file {path!r} in {self.task_dir}")
+        return found
+
+    def received_mail(self) -> list[Any]:
+        return []
+
+    def reported_done(self) -> dict[str, Any] | None:
+        return self.done
+
+
+def check(spec: dict[str, Any], probe: FolderProbe, apps: str = "calc") -> dict[str, Any]:
+    """Validate ``spec`` (one check, as in a task file) in a desktop task and evaluate it; the report."""
+    text = yaml.safe_dump({
+        "id": "test.check", "instruction": "test",
+        "environment": {"kind": "desktop", "apps": [apps]}, "evaluator": spec,
+    })
+    task = load_task_text(text)
+    return evaluate(task.evaluator, probe).detail  # type: ignore[arg-type]
+
+
+def passes(spec: dict[str, Any], probe: FolderProbe, apps: str = "calc") -> bool:
+    report = check(spec, probe, apps)
+    assert "error" not in report, report
+    return bool(report["passed"])
