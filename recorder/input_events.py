@@ -16,6 +16,26 @@ from gui_agent.actions import KEY_ALIASES, NAMED_KEYS
 from recorder.clock import Clock
 from recorder.events import RawEvent
 
+def _ending_quietly(listener_class: type) -> type:
+    """``listener_class`` (a pynput listener) whose thread ends without a traceback when the
+    X server goes away under it (the desktop died, or was closed first).
+
+    The recording learns of a dead display from its screen capture, which reports it; the
+    listener's own ``BrokenPipeError`` from a broken X connection would only print a
+    traceback per thread on the station's or recorder's stderr.
+    """
+    from Xlib.error import ConnectionClosedError
+
+    class Listener(listener_class):  # type: ignore[misc, valid-type]
+        def _run(self) -> None:
+            try:
+                super()._run()
+            except (ConnectionClosedError, OSError):
+                pass
+
+    return Listener
+
+
 #: pynput ``Key`` names that our aliases do not already cover.
 _PYNPUT_KEYS = {"cmd": "meta", "cmd_l": "meta", "cmd_r": "meta", "alt_gr": "alt", "print_screen": "printscreen",
                 "ctrl_l": "ctrl", "ctrl_r": "ctrl", "shift_l": "shift", "shift_r": "shift"}
@@ -58,8 +78,8 @@ class InputCapture:
     def start(self, timeout_s: float = 5.0) -> None:
         from pynput import keyboard, mouse
 
-        self._mouse = mouse.Listener(on_move=self._on_move, on_click=self._on_click, on_scroll=self._on_scroll)
-        self._keyboard = keyboard.Listener(on_press=self._on_press, on_release=self._on_release)
+        self._mouse = _ending_quietly(mouse.Listener)(on_move=self._on_move, on_click=self._on_click, on_scroll=self._on_scroll)
+        self._keyboard = _ending_quietly(keyboard.Listener)(on_press=self._on_press, on_release=self._on_release)
         self._mouse.daemon = self._keyboard.daemon = True
         self._mouse.start()
         self._keyboard.start()

@@ -172,7 +172,10 @@ class ScreenCapture:
         except Exception as exc:  # noqa: BLE001
             # A grab of the old area fails as soon as the screen shrinks: say why if that is it.
             if not self._layout_changed():
-                self.error = f"screen capture failed: {str(exc).splitlines()[0]}"
+                self.error = f"screen capture failed: {(str(exc).splitlines() or [type(exc).__name__])[0]}"
         finally:
             self._ready.set()
-            sct.close()
+            try:
+                sct.close()
+            except Exception:  # noqa: BLE001 - the X server is gone (the desktop died): nothing to close
+                pass

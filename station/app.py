@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from station.accounts import Account, Accounts
 from station.live import LiveDesktop, LiveError
 from station.queue import CLOSED, Item, TaskQueue
+from station.view_only import ViewOnlyError, ViewOnlyFilter
 
 COOKIE = "station_token"
 CSRF_HEADER = "x-station-csrf"
@@ -142,14 +143,8 @@ class Station:
         return item if item is not None and item.annotator == account.name else None
 
     def episode_dir(self, item: Item) -> Path | None:
-        """The finished episode's folder, checked to be a direct child of DATASET."""
-        if not item.episode:
-            return None
-        root = self.queue.dataset.resolve()
-        for child in root.iterdir():  # matched against what is there, never joined raw
-            if child.name == item.episode and child.is_dir():
-                return child
-        return None
+        """The finished episode's folder, resolved inside DATASET (:meth:`TaskQueue.episode_folder`)."""
+        return self.queue.episode_folder(item.episode)
 
     def describe(self, item: Item) -> dict[str, Any]:
         live = self.live.get(item.item_id)
@@ -449,7 +444,7 @@ def create_app(station: Station) -> Starlette:
         item = station.owned(account, websocket.path_params["item_id"]) or (
             station.visible(account, websocket.path_params["item_id"]) if account.reviewer else None)
         live = station.live.get(item.item_id) if item is not None else None
-        if live is None or live.vnc_port is None or live.state not in ("ready", "recording"):
+        if item is None or live is None or live.vnc_port is None or live.state not in ("ready", "recording"):
             await websocket.close(code=4404)
             return
         offered = websocket.scope.get("subprotocols") or []
@@ -461,12 +456,24 @@ def create_app(station: Station) -> Starlette:
             await websocket.close(code=1011)
             return
 
+        # Only the item's annotator works on the desktop. Anyone else (a reviewer) watches:
+        # her input is taken out here, whatever her page or client sends, and her view is
+        # not one of the annotator's (it neither keeps a recording going nor resumes one).
+        watcher = ViewOnlyFilter() if item.annotator != account.name else None
+
         async def upstream() -> None:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     return
                 data = message.get("bytes") or (message.get("text") or "").encode()
+                if watcher is not None:
+                    try:
+                        data = watcher.feed(data)
+                    except ViewOnlyError:
+                        return  # a message it cannot delimit: the view closes rather than pass input
+                    if not data:
+                        continue
                 writer.write(data)
                 await writer.drain()
 
@@ -478,7 +485,8 @@ def create_app(station: Station) -> Starlette:
                 await websocket.send_bytes(data)
 
         tasks = [asyncio.create_task(upstream()), asyncio.create_task(downstream())]
-        live.viewer_joined()
+        if watcher is None:
+            live.viewer_joined()
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         except WebSocketDisconnect:
@@ -487,7 +495,8 @@ def create_app(station: Station) -> Starlette:
             for task in tasks:
                 task.cancel()
             writer.close()
-            live.viewer_left()  # the last view gone pauses the recording until one is back
+            if watcher is None:
+                live.viewer_left()  # the annotator's last view gone pauses the recording until one is back
             try:
                 await websocket.close()
             except Exception:  # noqa: BLE001 - already closed by the browser

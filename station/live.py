@@ -211,6 +211,8 @@ class LiveDesktop:
         with self._lock:
             if self.state != "recording":
                 raise LiveError(f"cannot pause: the task is {self.state}")
+            if self.paused_for_viewers and self.viewers == 0:  # no Resume on a screen nobody sees
+                raise LiveError("the live view is closed: the recording resumes when the page shows the desktop again")
             self.session.toggle_pause("by the annotator")
             return bool(self.session.paused)
 

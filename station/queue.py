@@ -190,3 +190,24 @@ class TaskQueue:
             if item.status == "taken":
                 item.status = "pending"
                 self.save()
+
+    def episode_folder(self, name: str | None) -> Path | None:
+        """The episode folder ``name`` in DATASET, resolved; None if it is not there or leaves DATASET.
+
+        ``name`` is matched against what is in DATASET, never joined raw. A folder (or any
+        entry in it) that is a link resolving outside DATASET is refused: the station
+        serves and edits only files under DATASET.
+        """
+        if not name:
+            return None
+        root = self.dataset.resolve()
+        for child in root.iterdir():
+            if child.name != name:
+                continue
+            folder = child.resolve()
+            if folder == root or not folder.is_relative_to(root) or not folder.is_dir():
+                return None
+            if any(not entry.resolve().is_relative_to(root) for entry in folder.iterdir()):
+                return None
+            return folder
+        return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import math
+import signal
 import sys
 from pathlib import Path
 
@@ -20,7 +21,7 @@ and do it on the live desktop shown in the page; at Finish the task's evaluator 
 result. A reviewer's token sees everyone's work. Progress is kept in OUT/station.json: a
 restart resumes where the station stopped, and nothing done is offered again.
 A tokens file has one 'NAME TOKEN [annotator|reviewer]' line per account.
-Exit status: 0 stopped, 2 bad input.
+Exit status: 0 stopped (Ctrl-C or SIGTERM), 2 bad input.
 """
 
 
@@ -82,13 +83,13 @@ def recover_unfinished(out: Path) -> list[Path]:
 
 
 def list_accepted(out: Path) -> list[Path]:
-    """The accepted episodes' folders in DATASET ``out`` that exist."""
+    """The accepted episodes' folders in DATASET ``out`` that exist (and stay inside it, as the station serves them)."""
     from station.queue import TaskQueue
 
     if not out.is_dir():
         raise ValueError(f"{out}: no such DATASET folder")
-    names = {item.episode for item in TaskQueue(out, TaskQueue.read_items(out)).accepted()}
-    return sorted(child for child in out.iterdir() if child.name in names and child.is_dir())
+    queue = TaskQueue(out, TaskQueue.read_items(out))
+    return sorted(out / name for name in (item.episode for item in queue.accepted()) if name and queue.episode_folder(name))
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -130,5 +131,13 @@ def handle(args: argparse.Namespace) -> int:
         for account in station.accounts.accounts:
             print(f"  {account.role:9s} {account.name:12s} token {account.token}", flush=True)
     print(f"open http://{args.host}:{args.port}/ and sign in with a token", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="wsproto")
+    # SIGTERM stops the station as Ctrl-C does: uvicorn shuts down (the app's lifespan closes
+    # every live desktop), then raises the signal it caught again, which for SIGINT's handler
+    # is a KeyboardInterrupt that uvicorn.run ends on. SIGTERM's default would kill the process.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="wsproto")
+    except KeyboardInterrupt:  # a signal before uvicorn took the signals over
+        pass
+    print("station stopped", flush=True)
     return 0

@@ -111,3 +111,61 @@ def test_a_killed_station_recovers_the_recording_at_restart(tmp_path: Path) -> N
         assert '"interrupted"' in (dataset / PROGRESS_FILE).read_text()
     finally:
         _stop(proc, signal.SIGKILL)
+
+
+def _descendants(pid: int) -> list[int]:
+    """PIDs below ``pid`` (children, theirs, ...), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""  # it ended meanwhile
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_station_with_status_0_and_no_tracebacks(tmp_path: Path) -> None:
+    """SIGTERM mid-recording, after the desktop's X server died under the recorder (the
+    recorder's input listeners and screen capture lose their X connections): the station
+    closes its desktops and exits 0, as its --help says, and prints no thread's traceback."""
+    dataset, tokens, log, errors = tmp_path / "dataset", tmp_path / "tokens.txt", tmp_path / "out.log", tmp_path / "err.log"
+    tokens.write_text(f"alice {TOKEN}\n")
+    port = _free_port()
+    url, auth = f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {TOKEN}"}
+    with open(log, "wb") as out, open(errors, "wb") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gui_agent", "annotate", str(SUM_COLUMN), "--out", str(dataset),
+             "--tokens-file", str(tokens), "--port", str(port)],
+            cwd=REPO, stdout=out, stderr=err, start_new_session=True,
+        )
+    try:
+        _wait_up(url, proc, log)
+        item = requests.get(url + "/api/items", headers=auth).json()["items"][0]["item_id"]
+        assert requests.post(f"{url}/api/items/{item}/take", headers=auth, timeout=120).status_code == 200
+        episode = dataset / requests.post(f"{url}/api/items/{item}/start", headers=auth, timeout=60).json()["episode"]
+        xvfb = [pid for pid in _descendants(proc.pid) if _command(pid) == "Xvfb"]
+        assert len(xvfb) == 1, xvfb
+        os.kill(xvfb[0], signal.SIGKILL)
+        time.sleep(2)  # the recorder's threads meet the dead display
+        os.kill(proc.pid, signal.SIGTERM)  # the station's PID only, as `kill PID` or a service manager sends it
+        proc.wait(timeout=60)
+        assert proc.returncode == 0, errors.read_text()
+        assert "Traceback" not in errors.read_text() and "Exception in thread" not in errors.read_text(), errors.read_text()
+        assert "station stopped" in log.read_text()
+        assert read_meta(episode).status in ("recording", "recovered", "complete")  # kept, for the next start to recover
+    finally:
+        _stop(proc, signal.SIGKILL)

@@ -82,13 +82,19 @@ def test_vnc_relay_discard_and_give_up(tmp_path: Path) -> None:
         _wait_for(lambda: requests.get(api, headers=auth).json(), lambda d: not d["paused"], "the resume")
         view.close()
         _wait_for(lambda: requests.get(api, headers=auth).json(), lambda d: d["paused"], "the pause")
-        assert requests.post(api + "/pause", headers=auth).json()["paused"] is False  # the button resumes too
+        # No Resume on a screen nobody sees: the button is refused until a view is back.
+        refused = requests.post(api + "/pause", headers=auth)
+        assert refused.status_code == 409 and "live view" in refused.json()["error"], refused.text
+        view = websocket.create_connection(vnc_url, timeout=10, header=header)
+        assert view.recv().startswith(b"RFB ")
+        _wait_for(lambda: requests.get(api, headers=auth).json(), lambda d: not d["paused"], "the resume")
         assert requests.post(api + "/pause", headers=auth).json()["paused"] is True
         env.step(Click(700, 600))  # while paused: not recorded
         assert requests.post(api + "/pause", headers=auth).json()["paused"] is False
         env.step(Click(300, 400))
         time.sleep(1.0)
         gave_up = requests.post(api + "/give-up", headers=auth, json={"notes": "could not find the column"}).json()
+        view.close()
         assert gave_up["item"]["status"] == "given_up" and gave_up["outcome"]["success"] is False
         meta = read_episode(server.station.queue.dataset / episode).meta
         assert meta.status == "complete" and meta.outcome.success is False

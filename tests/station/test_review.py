@@ -187,3 +187,49 @@ def test_edits_over_http(tmp_path: Path) -> None:
         assert edit({"op": "reset"}).status_code == 200
         assert read_episode(folder).meta.labels["review"]["decision"] is None
         assert read_episode(folder).actions()[0] == Click(10, 20)
+
+
+def test_episode_files_that_resolve_outside_the_dataset_are_refused(tmp_path: Path) -> None:
+    """An episode folder that is a link leaving DATASET, or whose episode.json is one, is as
+    absent as a missing folder on every route that reads it; a frame that is one is a 404."""
+    from gui_agent.episode.format import frame_path
+
+    dataset, outside = tmp_path / "dataset", tmp_path / "outside"
+    with running_station([CALC_SUITE], dataset, annotators=1) as server:
+        secret = Path(write_synthetic(outside, "elsewhere", [Click(10, 20)], labels={"annotator_verdict": {"notes": "SECRET-NOTE"}}))
+        linked = dataset / "linked-episode"
+        linked.symlink_to(secret, target_is_directory=True)  # the folder itself leaves DATASET
+        meta_linked = Path(write_synthetic(dataset, "meta-linked", [Click(10, 20)]))
+        (meta_linked / "episode.json").unlink()
+        (meta_linked / "episode.json").symlink_to(secret / "episode.json")  # its metadata leaves it
+        frame_linked = Path(write_synthetic(dataset, "frame-linked", [Click(10, 20)]))
+        (frame_linked / frame_path(0)).unlink()
+        (frame_linked / frame_path(0)).symlink_to(secret / frame_path(0))  # one frame leaves it
+        items = [i.item_id for i in server.items_of("annotator1")[:3]]
+        queue = server.station.queue
+        for item, folder in zip(items, (linked, meta_linked, frame_linked)):
+            queue.take(item)
+            queue.add_attempt(item, folder.name)
+            queue.close_attempt(item, "finished", status="done", outcome={"success": True})
+        for item in items[:2]:
+            for who in ("annotator1", "reviewer"):
+                for index in (0, 1):
+                    assert requests.get(f"{server.url}/api/items/{item}/frames/{index}", headers=server.bearer(who)).status_code == 404
+                page = requests.get(f"{server.url}/review/{item}", headers=server.bearer(who))
+                assert "SECRET-NOTE" not in page.text and "No finished episode" in page.text
+                assert requests.get(f"{server.url}/api/items/{item}", headers=server.bearer(who)).json()["episode_available"] is False
+            assert requests.post(f"{server.url}/api/items/{item}/edit", json={"op": "mistake", "step": 0, "value": True},
+                                 headers=server.bearer("reviewer")).status_code == 404
+            assert requests.post(f"{server.url}/api/items/{item}/review", json={"decision": "accept"},
+                                 headers=server.bearer("reviewer")).status_code == 404
+        frames = f"{server.url}/api/items/{items[2]}/frames"
+        assert requests.get(frames + "/0", headers=server.bearer("reviewer")).status_code == 404
+        assert requests.get(frames + "/1", headers=server.bearer("reviewer")).status_code == 200  # its own frame is served
+        assert requests.post(f"{server.url}/api/items/{items[2]}/review", json={"decision": "accept"},
+                             headers=server.bearer("reviewer")).status_code == 200
+        for item in items[:2]:  # marked accepted in the progress file: still not listed for export
+            queue.set_review(item, {"decision": "accepted", "by": "reviewer"})
+
+    listed = subprocess.run([sys.executable, "-m", "gui_agent", "annotate", "--list-accepted", "--out", str(dataset)],
+                            cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0 and listed.stdout.split() == [str(dataset / frame_linked.name)], listed.stdout + listed.stderr
