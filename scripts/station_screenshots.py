@@ -152,6 +152,7 @@ def take_screenshots(out: Path, max_kb: int, workdir: Path) -> dict[str, int]:
                 page.keyboard.type(")", delay=80)
                 page.keyboard.press("Enter")
                 time.sleep(1.5)  # the recorder closes the typing step after a pause
+                page.check("#done-ok")
                 page.click("#finish")
                 page.wait_for_selector("#outcome", timeout=60_000)
                 outcome = page.inner_text("#outcome")

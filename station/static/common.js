@@ -1,8 +1,8 @@
 // Shared by the station's pages: who is signed in, and calls that change state.
 let me = null;
 
-export async function whoami() {
-  if (me === null) {
+export async function whoami(fresh = false) {
+  if (me === null || fresh) {
     const response = await fetch("/api/me", { credentials: "same-origin" });
     if (response.status === 401) { location.href = "/signin"; throw new Error("not signed in"); }
     me = await response.json();
@@ -10,15 +10,23 @@ export async function whoami() {
   return me;
 }
 
-export async function post(url, body) {
-  const account = await whoami();
+async function send(url, body, csrf) {
   const response = await fetch(url, {
     method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-Station-CSRF": account.csrf },
+    headers: { "Content-Type": "application/json", "X-Station-CSRF": csrf },
     body: JSON.stringify(body || {}),
   });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return [response, await response.json().catch(() => ({}))];
+}
+
+// A state-changing call; its error carries the HTTP status (error.status).
+export async function post(url, body) {
+  let [response, data] = await send(url, body, (await whoami()).csrf);
+  if (response.status === 403 && /csrf/i.test(data.error || "")) {
+    // A restarted station derives CSRF values from a new secret: ask for this one, once.
+    [response, data] = await send(url, body, (await whoami(true)).csrf);
+  }
+  if (!response.ok) throw Object.assign(new Error(data.error || `HTTP ${response.status}`), { status: response.status });
   return data;
 }
 

@@ -22,6 +22,8 @@ async function load() {
     if (item.episode_available) { link.href = `/review/${encodeURIComponent(item.item_id)}`; link.textContent = "Review"; }
     else if (item.annotator === account.name && !["done", "given_up"].includes(item.status)) {
       link.href = `/task/${encodeURIComponent(item.item_id)}`; link.textContent = "Open";
+    } else if (account.role === "reviewer" && item.live) {  // the live desktop, view only
+      link.href = `/task/${encodeURIComponent(item.item_id)}`; link.textContent = "Watch";
     }
     cell(row, link);
     body.append(row);

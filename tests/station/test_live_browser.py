@@ -55,8 +55,8 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
     with running_station([SUM_COLUMN], tmp_path / "dataset", annotators=1, repeats=2) as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            # Shorter than the page with its canvas: clicks must land where aimed even so.
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            # A laptop's window, shorter than the page with its canvas: clicks must land where aimed even so.
+            page = browser.new_page(viewport={"width": 1366, "height": 768})
             page.goto(server.url + "/")
             assert page.url.endswith("/signin")
             page.fill("input[name=token]", server.token("annotator1"))
@@ -66,6 +66,7 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
             page.click(f"tr[data-item='{first}'] a")
             page.wait_for_url(f"**/task/{first}")
             page.wait_for_function("() => document.getElementById('instruction').textContent.includes('B6')")
+            assert not page.is_checked("#done-ok")  # the annotator says whether she did it; nothing says it for her
 
             page.click("#take")
             page.wait_for_selector("body[data-vnc=connected]", timeout=90_000)
@@ -91,8 +92,20 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
             page.keyboard.type("=SUM(B2:B5)", delay=60)
             page.keyboard.press("Enter")
             time.sleep(1.5)  # the recorder reduces typing after a pause
-            page.click("#finish")
+            page.check("#done-ok")
+            # While the result is checked, no other button works (pressed in the same task as Finish).
+            during = page.evaluate("""() => {
+              document.getElementById('finish').click();
+              return [...['finish', 'giveup', 'pause', 'discard', 'take'].map(id => document.getElementById(id).disabled),
+                      document.getElementById('status').textContent];
+            }""")
+            assert during == [True, True, True, True, True, "checking the result…"], during
             page.wait_for_selector("#outcome", timeout=60_000)
+            # The verdict shows in the laptop's window without scrolling, and the dead view leaves no black box.
+            for shown in ("#outcome", "#result a"):
+                box = page.locator(shown).bounding_box()
+                assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 768, (shown, box)
+            assert page.is_hidden("#screen") and page.evaluate("window.scrollY") == 0
             item = server.station.queue.get(first)
             steps = [s.action for s in read_episode(server.station.queue.dataset / item.episode).steps]
             assert "Evaluator: success. You said: success." in page.inner_text("#outcome"), (read_episode(server.station.queue.dataset / item.episode).meta.outcome.detail, steps)
@@ -147,6 +160,7 @@ def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> 
             page.wait_for_selector("body[data-vnc=connected]", timeout=90_000)
             page.click("#start")
             page.wait_for_selector("body[data-state=recording]")
+            page.check("#done-ok")
             page.click("#finish")
             page.wait_for_selector("#outcome", timeout=60_000)
             assert "Evaluator: failure. You said: success. They disagree" in page.inner_text("#outcome")

@@ -230,7 +230,9 @@ class DesktopSession:
                 # the server can be reaped: give the server that moment, so the cause is named.
                 if self.xvfb.wait(0.5):
                     raise EnvDiedError(f"the X server (Xvfb) died ({self.xvfb.exit_description()})")
-                tail = app.process.log_tail(600)
+                tail = app.process.log_tail(1200)
+                spec = next((s for s in APPS.values() if s.title == app.label), None)
+                tail = (spec.without_chatter(tail) if spec is not None else tail)[-600:]
                 raise EnvDiedError(f"{app.label} crashed ({describe_exit(code)})" + (f"; its output ends with: {tail}" if tail else ""))
 
     def app_pids(self) -> list[int]:

@@ -104,6 +104,8 @@ def libreoffice_app(*, name: str, module: str, title: str, package: str, library
         prepare=prepare_libreoffice,
         open_command=lambda path: ["soffice", *_LIBREOFFICE_FLAGS, path],
         leftovers=_libreoffice_leftovers,
+        # Its launcher looks for a Java runtime at every start; none is installed, nor needed.
+        chatter=(r"\bjavaldx\b",),
     )
 
 

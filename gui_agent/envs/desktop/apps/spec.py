@@ -7,6 +7,7 @@ Each app module (:mod:`.libreoffice`, :mod:`.thunderbird`) defines its :class:`A
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,8 @@ class AppSpec:
             (given the home folder), removed after it stops.
         adapt_command: adjusts the launch command to what the home folder holds at launch
             time (given the home and the command), e.g. a profile a setup step unpacked.
+        chatter: regexes of lines the app prints at every start, which say nothing about
+            why it crashed; they are left out of the crash message's output.
     """
 
     name: str
@@ -56,6 +59,14 @@ class AppSpec:
     open_command: Callable[[str], Sequence[str]] | None = None
     leftovers: Callable[[Path], Sequence[Path]] | None = None
     adapt_command: Callable[[Path, list[str]], list[str]] | None = None
+    chatter: tuple[str, ...] = ()
+
+    def without_chatter(self, output: str) -> str:
+        """``output`` less the lines that match :attr:`chatter`."""
+        if not self.chatter:
+            return output
+        pattern = re.compile("|".join(f"(?:{c})" for c in self.chatter))
+        return "\n".join(line for line in output.splitlines() if not pattern.search(line)).strip()
 
     def check_installed(self, path_env: str | None = None) -> None:
         """Raise :class:`EnvError` naming the package to install if the app is missing."""
