@@ -12,7 +12,9 @@ from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 
-from gui_agent.checks.reports import cut
+from gui_agent.checks.family import DESKTOP, EVERYWHERE, CheckType
+from gui_agent.checks.probes import DesktopProbe
+from gui_agent.checks.reports import Report, cut
 from gui_agent.schema import Regex, SingleKey, StrictModel
 
 
@@ -46,7 +48,18 @@ class InfeasibleReportedCheck(SingleKey):
         return {} if value is None else value  # ``infeasible_reported:`` alone
 
 
-def _infeasible_reported(args: InfeasibleReportedArgs, probe: Any, report: dict[str, Any]) -> None:
+def _answer_equals(args: AnswerEqualsArgs, answer: str | None, report: Report) -> None:
+    report["observed"] = {"answer": answer}
+    if answer is None:
+        report["reason"] = "the agent gave no answer"
+        return
+    given, wanted = answer.strip(), args.value.strip()
+    ok = given == wanted if args.case_sensitive else given.casefold() == wanted.casefold()
+    case = "" if args.case_sensitive else " (ignoring case)"
+    report.update(passed=ok, reason=f"answer {given!r} {'equals' if ok else 'is not'} {wanted!r}{case}")
+
+
+def _infeasible_reported(args: InfeasibleReportedArgs, probe: DesktopProbe, report: Report) -> None:
     done = probe.reported_done()
     report["observed"] = {"done": done}
     if done is None:
@@ -61,6 +74,8 @@ def _infeasible_reported(args: InfeasibleReportedArgs, probe: Any, report: dict[
         report.update(passed=True, reason=f"the agent reported the task infeasible: {cut(done['answer'])!r}")
 
 
-#: The checks of this family, in the order error messages list them.
-ANSWER_CHECK_TYPES: tuple[type[SingleKey], ...] = (AnswerEqualsCheck, InfeasibleReportedCheck)
-HANDLERS: dict[type, Any] = {InfeasibleReportedArgs: _infeasible_reported}
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(AnswerEqualsCheck, _answer_equals, EVERYWHERE, looks_at="answer"),
+    CheckType(InfeasibleReportedCheck, _infeasible_reported, DESKTOP),
+)

@@ -8,11 +8,16 @@ page can be judged by them.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, ClassVar
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from gui_agent.checks.family import BROWSER, CheckType
+from gui_agent.checks.probes import BrowserProbe
+from gui_agent.checks.reports import Report, cut
 from gui_agent.schema import NonBlank, Regex, SingleKey, StrictModel
 
 
@@ -103,7 +108,138 @@ class JsTruthyCheck(SingleKey):
     js_truthy: JsTruthyArgs
 
 
-#: The checks of this family, in the order error messages list them.
-BROWSER_CHECK_TYPES: tuple[type[SingleKey], ...] = (
-    MiniwobRewardCheck, UrlMatchesCheck, PageContainsCheck, ElementTextCheck, ElementValueCheck, JsTruthyCheck,
+# ---------------------------------------------------------------------- judging
+
+# Each returns a JSON-like value and never throws by itself (only the embedded user
+# expression or an invalid selector can make it throw).
+_MINIWOB_JS = """(() => {
+  if (typeof WOB_RAW_REWARD_GLOBAL === "undefined") return null;
+  return {
+    done: Boolean(WOB_DONE_GLOBAL),
+    raw_reward: Number(WOB_RAW_REWARD_GLOBAL),
+    reward: Number(WOB_REWARD_GLOBAL),
+    reason: (typeof WOB_REWARD_REASON === "undefined" || WOB_REWARD_REASON === null) ? null : String(WOB_REWARD_REASON),
+  };
+})()"""
+_PAGE_TEXT_JS = "(() => document.body ? document.body.innerText : '')()"
+_ELEMENT_JS = """(() => {
+  const el = document.querySelector(__SELECTOR__);
+  if (el === null) return {found: false};
+  const text = (typeof el.innerText === "string") ? el.innerText : (el.textContent || "");
+  return {found: true, tag: el.tagName.toLowerCase(), text: text,
+          value: ("value" in el && el.value !== undefined && el.value !== null) ? String(el.value) : null};
+})()"""
+_TRUTHY_JS = """Promise.resolve((
+__EXPRESSION__
+)).then((v) => {
+  let shown;
+  try {
+    if (v === undefined) shown = "undefined";
+    else if (typeof Node !== "undefined" && v instanceof Node) shown = "<" + v.nodeName.toLowerCase() + ">";
+    else if (typeof v === "function") shown = "function";
+    else { shown = JSON.stringify(v); if (shown === undefined) shown = String(v); }
+  } catch (e) { shown = String(v); }
+  return {truthy: Boolean(v), value: shown};
+})"""
+
+
+def _miniwob_reward(args: MiniwobRewardArgs, probe: BrowserProbe, report: Report) -> None:
+    state = probe.evaluate_js(_MINIWOB_JS)
+    if state is None:
+        report.update(observed=None, reason="the page is not a MiniWoB++ task (no WOB_RAW_REWARD_GLOBAL)")
+        return
+    state = {**state, "raw_reward": float(state["raw_reward"]), "reward": float(state["reward"])}
+    report["observed"] = state
+    raw = state["raw_reward"]
+    if not state["done"]:
+        report["reason"] = "the MiniWoB++ episode has not ended (WOB_DONE_GLOBAL is false)"
+    elif raw >= args.min:
+        report.update(passed=True, reason=f"raw reward {raw:g} >= {args.min:g}")
+    else:
+        why = f" ({state['reason']})" if state.get("reason") else ""
+        report["reason"] = f"raw reward {raw:g} < {args.min:g}{why}"
+
+
+def _url_matches(args: UrlMatchesArgs, probe: BrowserProbe, report: Report) -> None:
+    url = probe.current_url()
+    report["observed"] = {"url": url}
+    if re.search(args.pattern, url):
+        report.update(passed=True, reason=f"url {url!r} matches {args.pattern!r}")
+    else:
+        report["reason"] = f"url {url!r} does not match {args.pattern!r}"
+
+
+def _page_contains(args: PageContainsArgs, probe: BrowserProbe, report: Report) -> None:
+    text = str(probe.evaluate_js(_PAGE_TEXT_JS) or "")
+    report["observed"] = {"text": cut(text), "length": len(text)}
+    if args.text in text:
+        report.update(passed=True, reason=f"the page text contains {args.text!r}")
+    else:
+        report["reason"] = f"the page text ({len(text)} characters) does not contain {args.text!r}"
+
+
+def _element(probe: BrowserProbe, selector: str, report: Report) -> dict[str, Any] | None:
+    found = probe.evaluate_js(_ELEMENT_JS.replace("__SELECTOR__", json.dumps(selector)))
+    if not found or not found.get("found"):
+        report.update(observed={"found": False}, reason=f"no element matches {selector!r}")
+        return None
+    return found
+
+
+def _element_text(args: ElementTextArgs, probe: BrowserProbe, report: Report) -> None:
+    found = _element(probe, args.selector, report)
+    if found is None:
+        return
+    text = str(found.get("text") or "").strip()
+    report["observed"] = {"found": True, "tag": found.get("tag"), "text": cut(text)}
+    shown = f"text of {args.selector!r} is {cut(text)!r}"
+    if args.equals is not None:
+        ok, verb, wanted = text == args.equals.strip(), "equal", args.equals.strip()
+    elif args.contains is not None:
+        ok, verb, wanted = args.contains in text, "contain", args.contains
+    else:
+        pattern = args.matches or ""
+        ok, verb, wanted = re.search(pattern, text) is not None, "match", pattern
+    if ok:
+        report.update(passed=True, reason=f"{shown}, which {verb}{'es' if verb == 'match' else 's'} {wanted!r}")
+    else:
+        report["reason"] = f"{shown}, expected it to {verb} {wanted!r}"
+
+
+def _element_value(args: ElementValueArgs, probe: BrowserProbe, report: Report) -> None:
+    found = _element(probe, args.selector, report)
+    if found is None:
+        return
+    value = found.get("value")
+    report["observed"] = {"found": True, "tag": found.get("tag"), "value": value}
+    if value is None:
+        report["reason"] = f"{args.selector!r} is a <{found.get('tag')}>, which has no value"
+    elif value == args.equals:
+        report.update(passed=True, reason=f"value of {args.selector!r} is {value!r}")
+    else:
+        report["reason"] = f"value of {args.selector!r} is {cut(value)!r}, expected {args.equals!r}"
+
+
+def _js_truthy(args: JsTruthyArgs, probe: BrowserProbe, report: Report) -> None:
+    result = probe.evaluate_js(_TRUTHY_JS.replace("__EXPRESSION__", args.expression))
+    report["observed"] = {"value": cut(str(result["value"])), "truthy": bool(result["truthy"])}
+    verdict = "truthy" if result["truthy"] else "falsy"
+    shown = cut(str(result["value"]))
+    report.update(passed=bool(result["truthy"]), reason=f"the expression is {verdict} ({shown})")
+
+
+def raw_reward(report: Report) -> float:
+    """The episode's reward under ``miniwob_reward``: the page's raw reward (-1..1), 0 while
+    the episode has not ended or the page is not a MiniWoB++ task."""
+    return float(report["observed"]["raw_reward"]) if report.get("observed") else 0.0
+
+
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(MiniwobRewardCheck, _miniwob_reward, BROWSER, reward=raw_reward),
+    CheckType(UrlMatchesCheck, _url_matches, BROWSER),
+    CheckType(PageContainsCheck, _page_contains, BROWSER),
+    CheckType(ElementTextCheck, _element_text, BROWSER),
+    CheckType(ElementValueCheck, _element_value, BROWSER),
+    CheckType(JsTruthyCheck, _js_truthy, BROWSER),
 )

@@ -20,7 +20,9 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from gui_agent.checks.expectations import expect_records, expect_something
-from gui_agent.checks.reports import cut, verdict, written_file
+from gui_agent.checks.family import CheckType
+from gui_agent.checks.probes import DesktopProbe
+from gui_agent.checks.reports import Report, cut, verdict, written_file
 from gui_agent.checks.value_rules import ValueRule, matches
 from gui_agent.envs.desktop.paths import HomePath, TaskPath
 from gui_agent.schema import NonBlank, Regex, SingleKey, StrictModel, exactly_one
@@ -170,14 +172,14 @@ class PdfPagesCheck(SingleKey):
 # ---------------------------------------------------------------------- judging
 
 
-def _file_exists(args: FileExistsArgs, probe: Any, report: dict[str, Any]) -> None:
+def _file_exists(args: FileExistsArgs, probe: DesktopProbe, report: Report) -> None:
     path = probe.resolve_path(args.path)
     exists = path.exists()
     report["observed"] = {"exists": exists}
     report.update(passed=exists, reason=f"{args.path} {'exists' if exists else 'does not exist'}")
 
 
-def _file_contains(args: FileContainsArgs, probe: Any, report: dict[str, Any]) -> None:
+def _file_contains(args: FileContainsArgs, probe: DesktopProbe, report: Report) -> None:
     path = probe.resolve_path(args.path)
     if not path.is_file():
         report.update(observed={"exists": False}, reason=f"{args.path} does not exist")
@@ -195,7 +197,7 @@ def _lines(path: Path) -> list[str]:
     return [line.rstrip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
 
 
-def _file_equal(args: FileEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _file_equal(args: FileEqualArgs, probe: DesktopProbe, report: Report) -> None:
     path = probe.resolve_path(args.path)
     if not path.is_file():
         report.update(observed={"exists": False}, reason=f"{args.path} does not exist")
@@ -215,7 +217,7 @@ def _file_equal(args: FileEqualArgs, probe: Any, report: dict[str, Any]) -> None
         report.update(passed=True, reason=f"{args.path} equals {args.expected} ({len(got)} lines)")
 
 
-def _lines_match(args: LinesMatchArgs, probe: Any, report: dict[str, Any]) -> None:
+def _lines_match(args: LinesMatchArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
@@ -227,7 +229,7 @@ def _lines_match(args: LinesMatchArgs, probe: Any, report: dict[str, Any]) -> No
     verdict(report, problems, ok=f"{len(lines)} line(s) as expected")
 
 
-def _csv_rows(args: CsvRowsArgs, probe: Any, report: dict[str, Any]) -> None:
+def _csv_rows(args: CsvRowsArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
@@ -251,7 +253,7 @@ def _json_at(data: Any, key: list[str | int]) -> Any:
     return data
 
 
-def _json_values(args: JsonValuesArgs, probe: Any, report: dict[str, Any]) -> None:
+def _json_values(args: JsonValuesArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
@@ -270,7 +272,7 @@ def _json_values(args: JsonValuesArgs, probe: Any, report: dict[str, Any]) -> No
     verdict(report, problems, ok=f"{len(args.expect)} value(s) as expected")
 
 
-def _sqlite_query(args: SqliteQueryArgs, probe: Any, report: dict[str, Any]) -> None:
+def _sqlite_query(args: SqliteQueryArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
@@ -292,7 +294,7 @@ def pdf_page_count(path: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", path.read_bytes()))
 
 
-def _pdf_pages(args: PdfPagesArgs, probe: Any, report: dict[str, Any]) -> None:
+def _pdf_pages(args: PdfPagesArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
@@ -302,19 +304,14 @@ def _pdf_pages(args: PdfPagesArgs, probe: Any, report: dict[str, Any]) -> None:
     report.update(observed={"pages": pages}, passed=matches(pages, args.pages),
                   reason=f"{args.path} has {pages} page(s), expected {args.pages.describe()}")
 
-
-#: The checks of this family, in the order error messages list them.
-FILE_CHECK_TYPES: tuple[type[SingleKey], ...] = (
-    FileExistsCheck, FileContainsCheck, FileEqualCheck, LinesMatchCheck, CsvRowsCheck, JsonValuesCheck, SqliteQueryCheck,
-    PdfPagesCheck,
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(FileExistsCheck, _file_exists),
+    CheckType(FileContainsCheck, _file_contains),
+    CheckType(FileEqualCheck, _file_equal),
+    CheckType(LinesMatchCheck, _lines_match),
+    CheckType(CsvRowsCheck, _csv_rows),
+    CheckType(JsonValuesCheck, _json_values),
+    CheckType(SqliteQueryCheck, _sqlite_query),
+    CheckType(PdfPagesCheck, _pdf_pages),
 )
-HANDLERS: dict[type, Any] = {
-    FileExistsArgs: _file_exists,
-    FileContainsArgs: _file_contains,
-    FileEqualArgs: _file_equal,
-    LinesMatchArgs: _lines_match,
-    CsvRowsArgs: _csv_rows,
-    JsonValuesArgs: _json_values,
-    SqliteQueryArgs: _sqlite_query,
-    PdfPagesArgs: _pdf_pages,
-}

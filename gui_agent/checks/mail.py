@@ -20,7 +20,9 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from gui_agent.checks.expectations import expect_records, expect_something
-from gui_agent.checks.reports import MAX_DIFFERENCES, cut, missing, verdict, written_file
+from gui_agent.checks.family import CheckType
+from gui_agent.checks.probes import DesktopProbe
+from gui_agent.checks.reports import MAX_DIFFERENCES, Report, cut, missing, verdict, written_file
 from gui_agent.checks.value_rules import ValueRule, matches
 from gui_agent.envs.desktop.apps.thunderbird import default_profile
 from gui_agent.envs.desktop.paths import HomePath
@@ -190,7 +192,7 @@ def _mismatches(args: EmailReceivedArgs, received: Any) -> list[str]:
     return problems
 
 
-def _email_received(args: EmailReceivedArgs, probe: Any, report: dict[str, Any]) -> None:
+def _email_received(args: EmailReceivedArgs, probe: DesktopProbe, report: Report) -> None:
     received = probe.received_mail()
     matching = []
     seen = []
@@ -240,7 +242,7 @@ def read_prefs(path: Path) -> dict[str, Any]:
     return prefs
 
 
-def _thunderbird_prefs(args: ThunderbirdPrefsArgs, probe: Any, report: dict[str, Any]) -> None:
+def _thunderbird_prefs(args: ThunderbirdPrefsArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
@@ -276,7 +278,7 @@ def read_filters(path: Path) -> list[dict[str, Any]]:
     return filters
 
 
-def _thunderbird_filters(args: ThunderbirdFiltersArgs, probe: Any, report: dict[str, Any]) -> None:
+def _thunderbird_filters(args: ThunderbirdFiltersArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
@@ -302,7 +304,7 @@ def read_accounts(prefs: dict[str, Any]) -> list[dict[str, str]]:
     return accounts
 
 
-def _thunderbird_accounts(args: ThunderbirdAccountsArgs, probe: Any, report: dict[str, Any]) -> None:
+def _thunderbird_accounts(args: ThunderbirdAccountsArgs, probe: DesktopProbe, report: Report) -> None:
     folder = probe.resolve_path(args.profile)
     if (folder / "profiles.ini").is_file():  # the profiles folder: its default profile
         chosen = default_profile(folder.parent) if folder.name == ".thunderbird" else None
@@ -316,7 +318,7 @@ def _thunderbird_accounts(args: ThunderbirdAccountsArgs, probe: Any, report: dic
     verdict(report, expect_records(accounts, args.expect, args.unexpect, "account"), ok=f"{len(accounts)} account(s), as expected")
 
 
-def _mail_folder(args: MailFolderArgs, probe: Any, report: dict[str, Any]) -> None:
+def _mail_folder(args: MailFolderArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
@@ -335,15 +337,11 @@ def _mail_folder(args: MailFolderArgs, probe: Any, report: dict[str, Any]) -> No
     report["observed"] = {"messages": len(subjects), "subjects": subjects[:20]}
     verdict(report, problems, ok=f"{args.path} holds {len(subjects)} message(s), as expected")
 
-
-#: The checks of this family, in the order error messages list them.
-MAIL_CHECK_TYPES: tuple[type[SingleKey], ...] = (
-    EmailReceivedCheck, ThunderbirdPrefsCheck, ThunderbirdFiltersCheck, ThunderbirdAccountsCheck, MailFolderCheck,
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(EmailReceivedCheck, _email_received),
+    CheckType(ThunderbirdPrefsCheck, _thunderbird_prefs),
+    CheckType(ThunderbirdFiltersCheck, _thunderbird_filters),
+    CheckType(ThunderbirdAccountsCheck, _thunderbird_accounts),
+    CheckType(MailFolderCheck, _mail_folder),
 )
-HANDLERS: dict[type, Any] = {
-    EmailReceivedArgs: _email_received,
-    ThunderbirdPrefsArgs: _thunderbird_prefs,
-    ThunderbirdFiltersArgs: _thunderbird_filters,
-    ThunderbirdAccountsArgs: _thunderbird_accounts,
-    MailFolderArgs: _mail_folder,
-}

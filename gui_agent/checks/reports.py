@@ -10,6 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+#: A check's report: ``check``, ``path``, ``passed``, ``reason``, ``expected``, ``observed``...
+Report = dict[str, Any]
+
 #: Longest text copied into ``observed`` (the rest is cut with "...").
 MAX_OBSERVED_CHARS = 500
 #: Differences listed in a reason before "... and N more".

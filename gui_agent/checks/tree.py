@@ -1,8 +1,8 @@
 """The check tree: every check a task file may write, combined with ``all_of``, ``any_of``
 and ``not``, each node a one-key mapping (``all_of: [...]``, ``url_matches: {pattern: ...}``).
 
-:data:`Check` is the union of the combinators and every family's checks; a task file's
-``evaluator`` is read into it.
+:data:`Check` is the union of the combinators and every registered check
+(:mod:`gui_agent.checks.registry`); a task file's ``evaluator`` is read into it.
 """
 
 from __future__ import annotations
@@ -11,13 +11,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from pydantic import Field
 
-from gui_agent.checks.answer import ANSWER_CHECK_TYPES, AnswerEqualsCheck
-from gui_agent.checks.browser import BROWSER_CHECK_TYPES
-from gui_agent.checks.document import DOCUMENT_CHECK_TYPES
-from gui_agent.checks.files import FILE_CHECK_TYPES
-from gui_agent.checks.mail import MAIL_CHECK_TYPES
-from gui_agent.checks.presentation import PRESENTATION_CHECK_TYPES
-from gui_agent.checks.spreadsheet import SPREADSHEET_CHECK_TYPES
+from gui_agent.checks.registry import LEAF_TYPES
 from gui_agent.schema import SingleKey, single_key_union
 
 
@@ -42,20 +36,8 @@ class NotCheck(SingleKey):
     not_: Check = Field(alias="not")
 
 
-_DESKTOP_CHECK_TYPES = (
-    *(t for t in ANSWER_CHECK_TYPES if t is not AnswerEqualsCheck), *FILE_CHECK_TYPES, *SPREADSHEET_CHECK_TYPES,
-    *DOCUMENT_CHECK_TYPES, *PRESENTATION_CHECK_TYPES, *MAIL_CHECK_TYPES,
-)
 #: Every check type, combinators first, in the order error messages list them.
-CHECK_TYPES: tuple[type[SingleKey], ...] = (
-    AllOfCheck, AnyOfCheck, NotCheck, *BROWSER_CHECK_TYPES, *ANSWER_CHECK_TYPES, *FILE_CHECK_TYPES,
-    *SPREADSHEET_CHECK_TYPES, *DOCUMENT_CHECK_TYPES, *PRESENTATION_CHECK_TYPES, *MAIL_CHECK_TYPES,
-)
-#: The leaf checks each environment kind can evaluate (``answer_equals`` works everywhere).
-CHECKS_BY_ENVIRONMENT: dict[str, frozenset[str]] = {
-    "browser": frozenset(t.name for t in BROWSER_CHECK_TYPES) | {AnswerEqualsCheck.name},
-    "desktop": frozenset(t.name for t in _DESKTOP_CHECK_TYPES) | {AnswerEqualsCheck.name},
-}
+CHECK_TYPES: tuple[type[SingleKey], ...] = (AllOfCheck, AnyOfCheck, NotCheck, *(kind.model for kind in LEAF_TYPES))
 if TYPE_CHECKING:  # statically any single-key model; pydantic validates through the tagged union below
     Check: TypeAlias = SingleKey
 else:

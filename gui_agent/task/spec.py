@@ -10,7 +10,8 @@ from pydantic import AfterValidator, Field, PrivateAttr, model_validator
 from pydantic_core import PydanticCustomError
 
 from gui_agent.actions import normalize_key
-from gui_agent.checks.tree import CHECKS_BY_ENVIRONMENT, Check, leaves
+from gui_agent.checks.registry import CHECKS_BY_ENVIRONMENT
+from gui_agent.checks.tree import Check, leaves
 from gui_agent.errors import ActionError
 from gui_agent.schema import NonBlank, PositiveFloat, PositiveInt, Regex, StrictModel
 from gui_agent.task.dumping import dump_task

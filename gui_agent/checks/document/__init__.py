@@ -3,12 +3,5 @@
 
 * ``models``: what a task file may write;
 * ``reader``: a ``.docx`` or ``.odt`` as one plain model (paragraphs, runs, footers...);
-* ``judging``: the checks judged on that model.
+* ``judging``: the checks judged on that model, and their registrations (``CHECKS``).
 """
-
-from __future__ import annotations
-
-from gui_agent.checks.document.judging import HANDLERS
-from gui_agent.checks.document.models import DOCUMENT_CHECK_TYPES
-
-__all__ = ["DOCUMENT_CHECK_TYPES", "HANDLERS"]

@@ -9,16 +9,26 @@ from typing import Any
 
 from gui_agent.checks.document.models import (
     DocumentEquationsArgs,
+    DocumentEquationsCheck,
     DocumentTextEqualArgs,
+    DocumentTextEqualCheck,
     FooterPageNumbersArgs,
+    FooterPageNumbersCheck,
     HighlightedTextEqualArgs,
+    HighlightedTextEqualCheck,
     PageBreaksArgs,
+    PageBreaksCheck,
     ParagraphAlignmentArgs,
+    ParagraphAlignmentCheck,
     ParagraphFormatEqualArgs,
+    ParagraphFormatEqualCheck,
     RunFormatArgs,
+    RunFormatCheck,
 )
 from gui_agent.checks.document.reader import Document, Run, read_document
-from gui_agent.checks.reports import cut, missing, verdict
+from gui_agent.checks.family import CheckType
+from gui_agent.checks.probes import DesktopProbe
+from gui_agent.checks.reports import Report, cut, missing, verdict
 
 
 def _read(probe: Any, path: str, report: dict[str, Any]) -> Document | None:
@@ -44,7 +54,7 @@ def _normal(text: str, args: DocumentTextEqualArgs) -> str:
     return text.lower() if args.ignore_case else text
 
 
-def _document_text_equal(args: DocumentTextEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _document_text_equal(args: DocumentTextEqualArgs, probe: DesktopProbe, report: Report) -> None:
     document = _read(probe, args.path, report)
     if document is None:
         return
@@ -72,7 +82,7 @@ def _document_text_equal(args: DocumentTextEqualArgs, probe: Any, report: dict[s
     verdict(report, differences, ok=f"the {len(ours)} paragraph(s) equal {args.expected}'s")
 
 
-def _paragraph_format_equal(args: ParagraphFormatEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _paragraph_format_equal(args: ParagraphFormatEqualArgs, probe: DesktopProbe, report: Report) -> None:
     document = _read(probe, args.path, report)
     if document is None:
         return
@@ -89,7 +99,7 @@ def _highlighted(document: Document) -> list[str]:
     return sorted({r.text for r in document.all_runs() if r.highlight is not None and r.text.strip()})
 
 
-def _highlighted_text_equal(args: HighlightedTextEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _highlighted_text_equal(args: HighlightedTextEqualArgs, probe: DesktopProbe, report: Report) -> None:
     document = _read(probe, args.path, report)
     if document is None:
         return
@@ -144,7 +154,7 @@ def _run_mismatches(run: Run, args: RunFormatArgs) -> list[str]:
     return wrong
 
 
-def _run_format(args: RunFormatArgs, probe: Any, report: dict[str, Any]) -> None:
+def _run_format(args: RunFormatArgs, probe: DesktopProbe, report: Report) -> None:
     document = _read(probe, args.path, report)
     if document is None:
         return
@@ -170,7 +180,7 @@ def _run_format(args: RunFormatArgs, probe: Any, report: dict[str, Any]) -> None
     report.update(passed=ok, reason=reason)
 
 
-def _paragraph_alignment(args: ParagraphAlignmentArgs, probe: Any, report: dict[str, Any]) -> None:
+def _paragraph_alignment(args: ParagraphAlignmentArgs, probe: DesktopProbe, report: Report) -> None:
     document = _read(probe, args.path, report)
     if document is None:
         return
@@ -184,7 +194,7 @@ def _paragraph_alignment(args: ParagraphAlignmentArgs, probe: Any, report: dict[
                   reason=f"paragraph {args.paragraph + 1} ({cut(paragraph.text[:40])!r}) is aligned {got}, expected {args.equals}")
 
 
-def _page_breaks(args: PageBreaksArgs, probe: Any, report: dict[str, Any]) -> None:
+def _page_breaks(args: PageBreaksArgs, probe: DesktopProbe, report: Report) -> None:
     document = _read(probe, args.path, report)
     if document is None:
         return
@@ -194,7 +204,7 @@ def _page_breaks(args: PageBreaksArgs, probe: Any, report: dict[str, Any]) -> No
     report.update(observed={"page_breaks": count}, passed=ok, reason=f"{args.path} has {count} page break(s), expected {wanted}")
 
 
-def _footer_page_numbers(args: FooterPageNumbersArgs, probe: Any, report: dict[str, Any]) -> None:
+def _footer_page_numbers(args: FooterPageNumbersArgs, probe: DesktopProbe, report: Report) -> None:
     document = _read(probe, args.path, report)
     if document is None:
         return
@@ -207,7 +217,7 @@ def _footer_page_numbers(args: FooterPageNumbersArgs, probe: Any, report: dict[s
     report.update(passed=ok, reason=reason)
 
 
-def _document_equations(args: DocumentEquationsArgs, probe: Any, report: dict[str, Any]) -> None:
+def _document_equations(args: DocumentEquationsArgs, probe: DesktopProbe, report: Report) -> None:
     document = _read(probe, args.path, report)
     if document is None:
         return
@@ -216,15 +226,16 @@ def _document_equations(args: DocumentEquationsArgs, probe: Any, report: dict[st
                   reason=f"{args.path} holds {count} equation(s), at least {args.min_count} expected")
 
 
-HANDLERS: dict[type, Any] = {
-    DocumentTextEqualArgs: _document_text_equal,
-    ParagraphFormatEqualArgs: _paragraph_format_equal,
-    HighlightedTextEqualArgs: _highlighted_text_equal,
-    RunFormatArgs: _run_format,
-    ParagraphAlignmentArgs: _paragraph_alignment,
-    PageBreaksArgs: _page_breaks,
-    FooterPageNumbersArgs: _footer_page_numbers,
-    DocumentEquationsArgs: _document_equations,
-}
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(DocumentTextEqualCheck, _document_text_equal),
+    CheckType(ParagraphFormatEqualCheck, _paragraph_format_equal),
+    CheckType(HighlightedTextEqualCheck, _highlighted_text_equal),
+    CheckType(RunFormatCheck, _run_format),
+    CheckType(ParagraphAlignmentCheck, _paragraph_alignment),
+    CheckType(PageBreaksCheck, _page_breaks),
+    CheckType(FooterPageNumbersCheck, _footer_page_numbers),
+    CheckType(DocumentEquationsCheck, _document_equations),
+)
 
-__all__ = ["HANDLERS", "color_distance"]
+__all__ = ["color_distance"]

@@ -166,10 +166,3 @@ class FooterPageNumbersCheck(SingleKey):
 class DocumentEquationsCheck(SingleKey):
     name: ClassVar[str] = "document_equations"
     document_equations: DocumentEquationsArgs
-
-
-#: The checks of this module, in the order error messages list them.
-DOCUMENT_CHECK_TYPES: tuple[type[SingleKey], ...] = (
-    DocumentTextEqualCheck, ParagraphFormatEqualCheck, HighlightedTextEqualCheck, RunFormatCheck,
-    ParagraphAlignmentCheck, PageBreaksCheck, FooterPageNumbersCheck, DocumentEquationsCheck,
-)

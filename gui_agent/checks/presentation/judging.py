@@ -9,16 +9,25 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from gui_agent.checks.family import CheckType
 from gui_agent.checks.presentation.models import (
     LibreofficeSettingArgs,
+    LibreofficeSettingCheck,
     PresentationEqualArgs,
+    PresentationEqualCheck,
     PresentationMediaArgs,
+    PresentationMediaCheck,
     ShapeMovedArgs,
+    ShapeMovedCheck,
     SlideBackgroundArgs,
+    SlideBackgroundCheck,
     SlideOrientationArgs,
+    SlideOrientationCheck,
     SlideTransitionArgs,
+    SlideTransitionCheck,
 )
-from gui_agent.checks.reports import cut, missing, verdict
+from gui_agent.checks.probes import DesktopProbe
+from gui_agent.checks.reports import Report, cut, missing, verdict
 from gui_agent.checks.value_rules import matches
 
 _OOR = "{http://openoffice.org/2001/registry}"
@@ -113,7 +122,7 @@ def _shape_differences(a: Any, b: Any, where: str, args: PresentationEqualArgs) 
     return out
 
 
-def _presentation_equal(args: PresentationEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _presentation_equal(args: PresentationEqualArgs, probe: DesktopProbe, report: Report) -> None:
     ours = _open(probe, args.path, report)
     if ours is None:
         return
@@ -152,7 +161,7 @@ def _find_shape(slide: Any, kind: str) -> Any:
     return None
 
 
-def _shape_moved(args: ShapeMovedArgs, probe: Any, report: dict[str, Any]) -> None:
+def _shape_moved(args: ShapeMovedArgs, probe: DesktopProbe, report: Report) -> None:
     ours = _open(probe, args.path, report)
     if ours is None:
         return
@@ -185,7 +194,7 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _slide_transition(args: SlideTransitionArgs, probe: Any, report: dict[str, Any]) -> None:
+def _slide_transition(args: SlideTransitionArgs, probe: DesktopProbe, report: Report) -> None:
     ours = _open(probe, args.path, report)
     if ours is None:
         return
@@ -200,7 +209,7 @@ def _slide_transition(args: SlideTransitionArgs, probe: Any, report: dict[str, A
                   reason=f"slide {args.slide} has transition(s) {kinds_found or 'none'}; expected {args.type!r}")
 
 
-def _slide_background(args: SlideBackgroundArgs, probe: Any, report: dict[str, Any]) -> None:
+def _slide_background(args: SlideBackgroundArgs, probe: DesktopProbe, report: Report) -> None:
     ours = _open(probe, args.path, report)
     if ours is None:
         return
@@ -220,7 +229,7 @@ def _slide_background(args: SlideBackgroundArgs, probe: Any, report: dict[str, A
                          f"(at least {args.min_similarity:.0%} needed)")
 
 
-def _slide_orientation(args: SlideOrientationArgs, probe: Any, report: dict[str, Any]) -> None:
+def _slide_orientation(args: SlideOrientationArgs, probe: DesktopProbe, report: Report) -> None:
     ours = _open(probe, args.path, report)
     if ours is None:
         return
@@ -251,7 +260,7 @@ def _media(presentation: Any, slide: int | None) -> list[tuple[int, str, str, by
     return list(unique.values())
 
 
-def _presentation_media(args: PresentationMediaArgs, probe: Any, report: dict[str, Any]) -> None:
+def _presentation_media(args: PresentationMediaArgs, probe: DesktopProbe, report: Report) -> None:
     ours = _open(probe, args.path, report)
     if ours is None:
         return
@@ -281,7 +290,7 @@ def libreoffice_setting(path: Path, item: str, prop: str) -> str | None:
     return None
 
 
-def _libreoffice_setting(args: LibreofficeSettingArgs, probe: Any, report: dict[str, Any]) -> None:
+def _libreoffice_setting(args: LibreofficeSettingArgs, probe: DesktopProbe, report: Report) -> None:
     path = probe.resolve_path(args.path)
     if not path.is_file():
         missing(report, args.path, " (LibreOffice writes it when a setting changes)")
@@ -298,14 +307,15 @@ def _libreoffice_setting(args: LibreofficeSettingArgs, probe: Any, report: dict[
                          + f", expected {args.value.describe()}")
 
 
-HANDLERS: dict[type, Any] = {
-    PresentationEqualArgs: _presentation_equal,
-    ShapeMovedArgs: _shape_moved,
-    SlideTransitionArgs: _slide_transition,
-    SlideBackgroundArgs: _slide_background,
-    SlideOrientationArgs: _slide_orientation,
-    PresentationMediaArgs: _presentation_media,
-    LibreofficeSettingArgs: _libreoffice_setting,
-}
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(PresentationEqualCheck, _presentation_equal),
+    CheckType(ShapeMovedCheck, _shape_moved),
+    CheckType(SlideTransitionCheck, _slide_transition),
+    CheckType(SlideBackgroundCheck, _slide_background),
+    CheckType(SlideOrientationCheck, _slide_orientation),
+    CheckType(PresentationMediaCheck, _presentation_media),
+    CheckType(LibreofficeSettingCheck, _libreoffice_setting),
+)
 
-__all__ = ["HANDLERS", "background_color", "libreoffice_setting"]
+__all__ = ["background_color", "libreoffice_setting"]

@@ -139,10 +139,3 @@ class PresentationMediaCheck(SingleKey):
 class LibreofficeSettingCheck(SingleKey):
     name: ClassVar[str] = "libreoffice_setting"
     libreoffice_setting: LibreofficeSettingArgs
-
-
-#: The checks of this module, in the order error messages list them.
-PRESENTATION_CHECK_TYPES: tuple[type[SingleKey], ...] = (
-    PresentationEqualCheck, ShapeMovedCheck, SlideTransitionCheck, SlideBackgroundCheck, SlideOrientationCheck,
-    PresentationMediaCheck, LibreofficeSettingCheck,
-)

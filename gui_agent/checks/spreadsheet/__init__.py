@@ -8,15 +8,16 @@ its own for printed values).
 * ``summaries`` and ``comparisons``: sheet features as plain data, and judging two sheets
   by them;
 * ``printing``: a sheet's printed (formatted) values, exported as CSV.
+
+Each judging module ends with its checks' registrations; ``CHECKS`` is the family's.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from gui_agent.checks.family import CheckType
 from gui_agent.checks.spreadsheet import cells, comparisons, printing
-from gui_agent.checks.spreadsheet.models import SPREADSHEET_CHECK_TYPES
 
-HANDLERS: dict[type, Any] = {**cells.HANDLERS, **comparisons.HANDLERS, **printing.HANDLERS}
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (*cells.CHECKS, *comparisons.CHECKS, *printing.CHECKS)
 
-__all__ = ["HANDLERS", "SPREADSHEET_CHECK_TYPES"]
+__all__ = ["CHECKS"]

@@ -6,17 +6,28 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gui_agent.checks.reports import MAX_DIFFERENCES, verdict
+from gui_agent.checks.family import CheckType
+from gui_agent.checks.probes import DesktopProbe
+from gui_agent.checks.reports import MAX_DIFFERENCES, Report, verdict
 from gui_agent.checks.spreadsheet.models import (
     CellFormulaArgs,
+    CellFormulaCheck,
     CellPropsArgs,
+    CellPropsCheck,
     CellRangeArgs,
+    CellRangeCheck,
     CellStyleArgs,
+    CellStyleCheck,
     CellValueArgs,
+    CellValueCheck,
     DataValidationArgs,
+    DataValidationCheck,
     SheetLayoutArgs,
+    SheetLayoutCheck,
     SheetNamesArgs,
+    SheetNamesCheck,
     SheetZoomArgs,
+    SheetZoomCheck,
 )
 from gui_agent.checks.spreadsheet.refs import column_name, split_cell
 from gui_agent.checks.spreadsheet.summaries import cell_style
@@ -24,7 +35,7 @@ from gui_agent.checks.spreadsheet.workbooks import kind_of, load_workbook, open_
 from gui_agent.checks.value_rules import matches
 
 
-def _cell_value(args: CellValueArgs, probe: Any, report: dict[str, Any]) -> None:
+def _cell_value(args: CellValueArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -53,7 +64,7 @@ def _formula_text(value: Any) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _cell_formula(args: CellFormulaArgs, probe: Any, report: dict[str, Any]) -> None:
+def _cell_formula(args: CellFormulaArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report, formulas=True)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -79,7 +90,7 @@ def _cells(sheet: Any, cell_range: str) -> list[list[Any]]:
     return [[c.value for c in row] for row in rows]
 
 
-def _cell_range(args: CellRangeArgs, probe: Any, report: dict[str, Any]) -> None:
+def _cell_range(args: CellRangeArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -100,7 +111,7 @@ def _cell_range(args: CellRangeArgs, probe: Any, report: dict[str, Any]) -> None
         report.update(passed=True, reason=f"all cells of {sheet.title}!{args.range} are as expected")
 
 
-def _sheet_names(args: SheetNamesArgs, probe: Any, report: dict[str, Any]) -> None:
+def _sheet_names(args: SheetNamesArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     if workbook is None:
         return
@@ -119,7 +130,7 @@ def _sheet_names(args: SheetNamesArgs, probe: Any, report: dict[str, Any]) -> No
     report.update(passed=ok, reason=f"the sheets are {names}, which {'does' if ok else 'does not'} {how}")
 
 
-def _cell_style(args: CellStyleArgs, probe: Any, report: dict[str, Any]) -> None:
+def _cell_style(args: CellStyleArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -142,7 +153,7 @@ def _cell_style(args: CellStyleArgs, probe: Any, report: dict[str, Any]) -> None
         report.update(passed=True, reason=f"every cell of {sheet.title}!{target} has the expected style")
 
 
-def _sheet_layout(args: SheetLayoutArgs, probe: Any, report: dict[str, Any]) -> None:
+def _sheet_layout(args: SheetLayoutArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -161,7 +172,7 @@ def _sheet_layout(args: SheetLayoutArgs, probe: Any, report: dict[str, Any]) -> 
         report.update(passed=True, reason=f"{sheet.title}: frozen panes {freeze!r}, auto-filter {autofilter!r}")
 
 
-def _sheet_zoom(args: SheetZoomArgs, probe: Any, report: dict[str, Any]) -> None:
+def _sheet_zoom(args: SheetZoomArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -185,7 +196,7 @@ def _validation_value(validation: Any, prop: str) -> Any:
     return getattr(validation, _VALIDATION_ATTRS.get(prop, prop))
 
 
-def _data_validation(args: DataValidationArgs, probe: Any, report: dict[str, Any]) -> None:
+def _data_validation(args: DataValidationArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -202,7 +213,7 @@ def _data_validation(args: DataValidationArgs, probe: Any, report: dict[str, Any
     verdict(report, problems, ok=f"{sheet.title}: {len(found)} data validation(s), each as expected")
 
 
-def _cell_props(args: CellPropsArgs, probe: Any, report: dict[str, Any]) -> None:
+def _cell_props(args: CellPropsArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -215,14 +226,15 @@ def _cell_props(args: CellPropsArgs, probe: Any, report: dict[str, Any]) -> None
     verdict(report, problems, ok=f"{sheet.title}!{args.cell}: " + ", ".join(f"{p} {plain_value(v)!r}" for p, v in observed.items()))
 
 
-HANDLERS: dict[type, Any] = {
-    CellValueArgs: _cell_value,
-    CellFormulaArgs: _cell_formula,
-    CellRangeArgs: _cell_range,
-    SheetNamesArgs: _sheet_names,
-    CellStyleArgs: _cell_style,
-    SheetLayoutArgs: _sheet_layout,
-    SheetZoomArgs: _sheet_zoom,
-    DataValidationArgs: _data_validation,
-    CellPropsArgs: _cell_props,
-}
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(CellValueCheck, _cell_value),
+    CheckType(CellFormulaCheck, _cell_formula),
+    CheckType(CellRangeCheck, _cell_range),
+    CheckType(SheetNamesCheck, _sheet_names),
+    CheckType(CellStyleCheck, _cell_style),
+    CheckType(SheetLayoutCheck, _sheet_layout),
+    CheckType(SheetZoomCheck, _sheet_zoom),
+    CheckType(DataValidationCheck, _data_validation),
+    CheckType(CellPropsCheck, _cell_props),
+)

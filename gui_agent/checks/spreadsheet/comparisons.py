@@ -10,17 +10,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from gui_agent.checks.reports import MAX_DIFFERENCES, verdict
+from gui_agent.checks.family import CheckType
+from gui_agent.checks.probes import DesktopProbe
+from gui_agent.checks.reports import MAX_DIFFERENCES, Report, verdict
 from gui_agent.checks.spreadsheet.models import (
     ChartEqualArgs,
+    ChartEqualCheck,
     ColumnsEqualArgs,
+    ColumnsEqualCheck,
     FilterEqualArgs,
+    FilterEqualCheck,
     FreezeEqualArgs,
+    FreezeEqualCheck,
     PivotEqualArgs,
+    PivotEqualCheck,
     RowsEqualArgs,
+    RowsEqualCheck,
     SheetDataEqualArgs,
+    SheetDataEqualCheck,
     SheetPairArgs,
     StyleEqualArgs,
+    StyleEqualCheck,
 )
 from gui_agent.checks.spreadsheet.refs import column_name
 from gui_agent.checks.spreadsheet.summaries import chart_summary, dimension_summary, filter_state, freeze_state, pivot_summary, style_summary
@@ -45,7 +55,7 @@ def _compare_maps(ours: dict[Any, Any], theirs: dict[Any, Any], what: str) -> li
     return out
 
 
-def _sheet_data_equal(args: SheetDataEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _sheet_data_equal(args: SheetDataEqualArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     if workbook is None:
         return
@@ -78,7 +88,7 @@ def _sheet_data_equal(args: SheetDataEqualArgs, probe: Any, report: dict[str, An
         report.update(passed=True, reason=f"the data of sheet(s) {ours} equal {other} {theirs}")
 
 
-def _chart_equal(args: ChartEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _chart_equal(args: ChartEqualArgs, probe: DesktopProbe, report: Report) -> None:
     pair = sheet_pair(args, probe, report)
     if pair is None:
         return
@@ -87,7 +97,7 @@ def _chart_equal(args: ChartEqualArgs, probe: Any, report: dict[str, Any]) -> No
     verdict(report, _compare_maps(ours, theirs, "chart"), ok=f"{_where(args, *pair)}: {len(ours)} chart(s) alike")
 
 
-def _pivot_equal(args: PivotEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _pivot_equal(args: PivotEqualArgs, probe: DesktopProbe, report: Report) -> None:
     pair = sheet_pair(args, probe, report)
     if pair is None:
         return
@@ -100,7 +110,7 @@ def _used_cells(sheet: Any) -> set[tuple[int, int]]:
     return {(r, c) for r in range(1, sheet.max_row + 1) for c in range(1, sheet.max_column + 1)}
 
 
-def _style_equal(args: StyleEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _style_equal(args: StyleEqualArgs, probe: DesktopProbe, report: Report) -> None:
     pair = sheet_pair(args, probe, report)
     if pair is None:
         return
@@ -114,7 +124,7 @@ def _style_equal(args: StyleEqualArgs, probe: Any, report: dict[str, Any]) -> No
     verdict(report, differences, ok=f"{_where(args, *pair)}: {', '.join(args.props)} alike in {len(cells)} cell(s)")
 
 
-def _freeze_equal(args: FreezeEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _freeze_equal(args: FreezeEqualArgs, probe: DesktopProbe, report: Report) -> None:
     pair = sheet_pair(args, probe, report)
     if pair is None:
         return
@@ -124,7 +134,7 @@ def _freeze_equal(args: FreezeEqualArgs, probe: Any, report: dict[str, Any]) -> 
     verdict(report, differences, ok=f"{_where(args, *pair)}: frozen alike ({ours})")
 
 
-def _filter_equal(args: FilterEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _filter_equal(args: FilterEqualArgs, probe: DesktopProbe, report: Report) -> None:
     pair = sheet_pair(args, probe, report)
     if pair is None:
         return
@@ -148,21 +158,22 @@ def _dimensions_equal(args: Any, probe: Any, report: dict[str, Any], axis: str) 
     verdict(report, differences, ok=f"{_where(args, *pair)}: {axis} {', '.join(args.props)} alike")
 
 
-def _rows_equal(args: RowsEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _rows_equal(args: RowsEqualArgs, probe: DesktopProbe, report: Report) -> None:
     _dimensions_equal(args, probe, report, "row")
 
 
-def _columns_equal(args: ColumnsEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _columns_equal(args: ColumnsEqualArgs, probe: DesktopProbe, report: Report) -> None:
     _dimensions_equal(args, probe, report, "column")
 
 
-HANDLERS: dict[type, Any] = {
-    SheetDataEqualArgs: _sheet_data_equal,
-    ChartEqualArgs: _chart_equal,
-    PivotEqualArgs: _pivot_equal,
-    StyleEqualArgs: _style_equal,
-    FreezeEqualArgs: _freeze_equal,
-    FilterEqualArgs: _filter_equal,
-    RowsEqualArgs: _rows_equal,
-    ColumnsEqualArgs: _columns_equal,
-}
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(SheetDataEqualCheck, _sheet_data_equal),
+    CheckType(ChartEqualCheck, _chart_equal),
+    CheckType(PivotEqualCheck, _pivot_equal),
+    CheckType(StyleEqualCheck, _style_equal),
+    CheckType(FreezeEqualCheck, _freeze_equal),
+    CheckType(FilterEqualCheck, _filter_equal),
+    CheckType(RowsEqualCheck, _rows_equal),
+    CheckType(ColumnsEqualCheck, _columns_equal),
+)

@@ -389,11 +389,3 @@ class CellPropsCheck(SingleKey):
 class SheetPrintEqualCheck(SingleKey):
     name: ClassVar[str] = "sheet_print_equal"
     sheet_print_equal: SheetPrintEqualArgs
-
-
-#: The checks of this family, in the order error messages list them.
-SPREADSHEET_CHECK_TYPES: tuple[type[SingleKey], ...] = (
-    CellValueCheck, CellFormulaCheck, CellRangeCheck, SheetNamesCheck, CellStyleCheck, SheetLayoutCheck, SheetDataEqualCheck,
-    ChartEqualCheck, PivotEqualCheck, StyleEqualCheck, FreezeEqualCheck, FilterEqualCheck, RowsEqualCheck,
-    ColumnsEqualCheck, SheetZoomCheck, DataValidationCheck, CellPropsCheck, SheetPrintEqualCheck,
-)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
-from gui_agent.checks.reports import cut, verdict
-from gui_agent.checks.spreadsheet.models import SheetPrintEqualArgs
+from gui_agent.checks.family import CheckType
+from gui_agent.checks.probes import DesktopProbe
+from gui_agent.checks.reports import Report, cut, verdict
+from gui_agent.checks.spreadsheet.models import SheetPrintEqualArgs, SheetPrintEqualCheck
 from gui_agent.checks.spreadsheet.workbooks import load_workbook, open_sheet
 from gui_agent.envs.owned_process import OwnedProcess, make_private_dir
 
@@ -60,7 +61,7 @@ def printed_lines(text: str, *, ignore_case: bool) -> list[str]:
     return [line.lower() for line in lines] if ignore_case else lines
 
 
-def _sheet_print_equal(args: SheetPrintEqualArgs, probe: Any, report: dict[str, Any]) -> None:
+def _sheet_print_equal(args: SheetPrintEqualArgs, probe: DesktopProbe, report: Report) -> None:
     workbook = load_workbook(probe, args.path, report)
     sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
     if sheet is None:
@@ -77,4 +78,7 @@ def _sheet_print_equal(args: SheetPrintEqualArgs, probe: Any, report: dict[str, 
     verdict(report, differences, ok=f"{sheet.title} prints as {args.expected} ({len(got)} lines)")
 
 
-HANDLERS: dict[type, Any] = {SheetPrintEqualArgs: _sheet_print_equal}
+#: This family's checks, each with its judge, in the order error messages list them.
+CHECKS: tuple[CheckType, ...] = (
+    CheckType(SheetPrintEqualCheck, _sheet_print_equal),
+)
