@@ -66,4 +66,24 @@ def probe_endpoint(url: str, *, timeout_s: float = PROBE_TIMEOUT_S) -> None:
     connection.close()
 
 
-__all__ = ["PROBE_TIMEOUT_S", "probe_endpoint"]
+def connection_problem(url: str, *, timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
+    """Why no TCP connection to ``url``'s host (or its proxy) opens within ``timeout_s``, or
+    None when one does. Unlike :func:`probe_endpoint`, a timeout counts: for a client that
+    would spend many seconds retrying anyway (the hub's downloads), no answer is an answer."""
+    host, port, via = _target(url)
+    if not host:
+        return f"{url!r} names no host"
+    where = f"{host}:{port}{' ' + via if via else ''}"
+    try:
+        connection = socket.create_connection((host, port), timeout=timeout_s)
+    except socket.gaierror as exc:
+        return f"the host name {host!r} does not resolve ({exc.strerror or exc})"
+    except TimeoutError:
+        return f"no answer from {where} within {timeout_s:g} s"
+    except OSError as exc:
+        return f"cannot connect to {where} ({exc.strerror or exc})"
+    connection.close()
+    return None
+
+
+__all__ = ["PROBE_TIMEOUT_S", "connection_problem", "probe_endpoint"]

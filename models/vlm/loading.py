@@ -4,6 +4,12 @@ Every failure a user can cause is a :class:`~gui_agent.errors.ModelError` that s
 was wrong and what to do: a path that is not a model, a hub id that is not cached while
 offline, a ``model_type`` no family handles (the supported ones are listed), a quantised
 checkpoint that needs a GPU on a CPU-only machine, a device that does not exist.
+
+The hub is asked last, and only when it can be reached: a local folder and the hub cache
+come first, and one TCP connection says whether the hub is there at all. Left to itself,
+the hub client retried for about 23 s before saying that a mistyped folder
+(``runs/my-sft``, which looks like a hub id) was not a model, or that a machine without a
+network had no copy of one.
 """
 
 from __future__ import annotations
@@ -63,8 +69,38 @@ def _offline() -> bool:
     return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def read_config(source: str, *, local_files_only: bool | None = None) -> dict[str, Any]:
-    """The model's ``config.json`` as a dict, from a folder or the hub (cache)."""
+def hub_problem() -> str | None:
+    """Why the hub cannot be reached from here (one TCP connection), or None when it can."""
+    from huggingface_hub import constants
+
+    from models.http.probe import connection_problem
+
+    problem = connection_problem(constants.ENDPOINT, timeout_s=HUB_PROBE_TIMEOUT_S)
+    return None if problem is None else f"the hub at {constants.ENDPOINT} cannot be reached: {problem}"
+
+
+#: Seconds the hub's TCP connection may take before the hub counts as unreachable.
+HUB_PROBE_TIMEOUT_S = 3.0
+
+
+def _cached_config(source: str) -> str | None:
+    """The hub cache's copy of ``source``'s config.json, without the network (or transformers); None if there is none."""
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        found = try_to_load_from_cache(source, "config.json")
+    except ValueError:  # not a valid repo id after all
+        return None
+    return found if isinstance(found, str) else None
+
+
+def read_config(source: str, *, local_files_only: bool | None = None, offline_because: str | None = None) -> dict[str, Any]:
+    """The model's ``config.json`` as a dict, from a folder, the hub cache, or the hub.
+
+    Args:
+        local_files_only: never ask the hub (also when ``HF_HUB_OFFLINE=1``).
+        offline_because: why the caller knows the hub cannot be reached (said in the error).
+    """
     path = Path(source).expanduser()
     if path.exists():
         if not path.is_dir():
@@ -76,14 +112,26 @@ def read_config(source: str, *, local_files_only: bool | None = None) -> dict[st
     elif not _HUB_ID.fullmatch(source):
         raise ModelError(f"{source}: no such folder, and not a hub id (like Qwen/Qwen2-VL-2B-Instruct)")
     else:
-        from transformers.utils import cached_file
+        found = _cached_config(source)
+        if found is None:
+            parent = Path(source).parent
+            if parent != Path(".") and parent.expanduser().is_dir():
+                raise ModelError(f"{source}: no such folder ({parent}/ is here, {source} is not), and no such model "
+                                 "in the hub cache")
+            if local_files_only or _offline():
+                why = offline_because or ("HF_HUB_OFFLINE is set" if _offline() else "local files only")
+                raise ModelError(f"{source}: no such folder, and no such model in the hub cache ({why}: only models "
+                                 "already in the cache load)")
+            problem = offline_because or hub_problem()
+            if problem is not None:
+                raise ModelError(f"{source}: no such folder, and no such model in the hub cache; {problem}. Give a model "
+                                 "folder, or download the model where there is a network (it is cached for later)")
+            from transformers.utils import cached_file
 
-        try:
-            found = cached_file(source, "config.json", local_files_only=bool(local_files_only) or _offline())
-        except (OSError, ValueError) as exc:
-            offline = " (HF_HUB_OFFLINE is set: only models already in the cache load)" if _offline() else ""
-            raise ModelError(f"{source}: no such folder, and no such model in the hub cache{offline}: "
-                             f"{str(exc).splitlines()[0]}") from None
+            try:
+                found = cached_file(source, "config.json")
+            except (OSError, ValueError) as exc:
+                raise ModelError(f"{source}: no such folder, and no such model on the hub: {str(exc).splitlines()[0]}") from None
         if found is None:
             raise ModelError(f"{source}: the hub repo has no config.json; it is not a transformers model")
         config_file = Path(found)
@@ -172,7 +220,12 @@ def load_vlm(
     Raises:
         ModelError: see the module docstring.
     """
-    config = read_config(source, local_files_only=local_files_only)
+    # A hub id with the hub out of reach loads from the cache alone: asking the hub for
+    # updates would cost its retries first.
+    asks_hub = not (local_files_only or _offline() or Path(source).expanduser().exists())
+    unreachable = hub_problem() if asks_hub else None
+    local_files_only = bool(local_files_only) or unreachable is not None
+    config = read_config(source, local_files_only=local_files_only, offline_because=unreachable)
     chosen = choose_family(config, source=source, override=family)
     device = choose_device(device)
     check_runs_on(config, source=source, device=device)
@@ -185,7 +238,10 @@ def load_vlm(
 
     offline = bool(local_files_only) or _offline()
     try:
-        model = AutoModelForImageTextToText.from_pretrained(source, dtype=getattr(torch, dtype), local_files_only=offline)
+        # adapter_kwargs: transformers looks for a PEFT adapter of a hub id without passing
+        # local_files_only on, and would ask the hub (with its retries) even offline.
+        model = AutoModelForImageTextToText.from_pretrained(source, dtype=getattr(torch, dtype), local_files_only=offline,
+                                                            adapter_kwargs={"local_files_only": offline})
         processor = load_processor(source, chosen.name, fallback_chat_template=chosen.chat_template, local_files_only=offline)
     except (OSError, ValueError, KeyError) as exc:
         raise ModelError(f"{source}: cannot load it as a {chosen.name} model: {exc}") from None
