@@ -125,6 +125,10 @@ class RecordingSession:
         self.n_events = 0
         self.staleness: list[float] = []
         self.on_step: Any = None  # optional callback(Reduced, StepRecord) for live display / browser targets
+        #: Optional callback(paused, reason) when the recording pauses or resumes, called from
+        #: the thread that runs :meth:`process` (never from a signal handler or a listener).
+        self.on_pause: Any = None
+        self._pause_shown = False
         self.target_for: Any = None  # optional callback(Reduced) -> target dict (browser recording)
 
     # ------------------------------------------------------------------ lifecycle
@@ -322,6 +326,15 @@ class RecordingSession:
         # Events still in flight from the listener threads are at most a tick old.
         done.extend(self.reducer.flush(self.clock.now() - 2 * self.config.tick_s))
         self._write_steps(done)
+        self._report_pause()
+
+    def _report_pause(self) -> None:
+        """Tell :attr:`on_pause` about a pause or resume since the last call (several, netted)."""
+        paused = self.paused
+        if paused != self._pause_shown:
+            self._pause_shown = paused
+            if self.on_pause is not None:
+                self.on_pause(paused, self.pause_reason)
 
     def _write_steps(self, done: list[Reduced]) -> None:
         assert self.writer is not None

@@ -17,7 +17,8 @@ examples:
   gui-agent record --task "..." --frame-format png                  # PNG keyframes (default: lossless WebP)
 
 Stop with the stop chord (default ctrl+alt+s), Ctrl-C or SIGTERM; pause/resume with the
-pause chord (default ctrl+alt+p) or SIGUSR1: while paused nothing is captured. At stop you
+pause chord (default ctrl+alt+p) or SIGUSR1: while paused nothing is captured, and the
+terminal says "paused ..." and "resumed ..." as it happens. At stop you
 are asked whether the task succeeded and for notes, unless --success/--failure/--notes say
 it. Episodes a crash left unfinished in OUT are recovered at the next start.
 With --browser miniwob:TASK the page's task is started with --seed (random if not given),
@@ -113,6 +114,7 @@ def handle(args: argparse.Namespace) -> int:
             session = RecordingSession(config)
         path = session.start() if browser is None else browser.start()
         session.install_signal_handlers()
+        session.on_pause = _pause_printer(args.pause_key, args.stop_key)
         print(f"recording to {path}  (stop: {args.stop_key} or Ctrl-C; pause: {args.pause_key})", flush=True)
         reason = session.run(args.duration) if browser is None else browser.run(args.duration)
         error = None
@@ -140,3 +142,17 @@ def handle(args: argparse.Namespace) -> int:
     path = session.finish(success=success, notes=notes or None, reason=error or reason, labels=page_labels)
     print(f"episode: {path}  steps={session.writer.n_steps} events={session.n_events}", flush=True)
     return 3 if error else 0
+
+
+def _pause_printer(pause_key: str, stop_key: str):  # type: ignore[no-untyped-def]
+    """What the terminal says when the recording pauses or resumes: whoever pressed the chord
+    (or sent SIGUSR1) sees that it took, and how to undo it."""
+
+    def on_pause(paused: bool, reason: str | None) -> None:
+        if paused:
+            why = "" if reason in (None, "paused") else " (no input for a while)" if reason == "idle" else f" ({reason})"
+            print(f"paused{why}: nothing is captured; resume: {pause_key} (or SIGUSR1), stop: {stop_key}", flush=True)
+        else:
+            print("resumed: recording again", flush=True)
+
+    return on_pause
