@@ -165,7 +165,7 @@ def test_timed_mode_keeps_the_recorded_pace(oracle_episodes, copy_episode, tmp_p
 
 def test_bad_input_is_a_clear_error(oracle_episodes, copy_episode, tmp_path: Path, capsys) -> None:
     assert main(["replay", str(tmp_path / "nowhere")]) == 2
-    assert "no such episode folder" in capsys.readouterr().out
+    assert "nowhere: no such file or folder" in capsys.readouterr().out  # the episode finder's words, as in every command
     orphan = copy_episode(oracle_episodes["click-button"][0])
     meta = json.loads((orphan / "episode.json").read_text())
     meta["task"]["id"] = "miniwob/no-such-task"
