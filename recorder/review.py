@@ -1,10 +1,13 @@
 """A self-contained HTML page to review an episode: frames with actions drawn, a timeline, labels.
 
 Everything is inlined (frames as base64 images, CSS, no script, no network), so the file
-can be mailed or opened offline. Each step shows its keyframe with the action drawn in an
-SVG layer in screen pixels: a ring at a click (count rings for double/triple), a line
-with an arrow for a drag, an arrow for a scroll, a box with the typed text, a label for a
-hotkey. Masked text is shown as typed (stars).
+can be mailed or opened offline. It opens on what a reviewer reads first: the task, the
+outcome, who acted where, the notes; episode.json itself is at the end, folded. Each step
+shows its keyframe with the action drawn in an SVG layer in screen pixels: a ring at a
+click (count rings for double/triple), a line with an arrow for a drag, an arrow for a
+scroll, a box with the typed text, a label for a hotkey. Masked text is shown as typed
+(stars). A label is sized to fit its frame (smaller type on a small frame, cut with "…"
+past that), never clipped by its box or the frame's edge.
 """
 
 from __future__ import annotations
@@ -35,7 +38,15 @@ h1{font-size:20px;margin:0 0 8px} .meta{background:#fff;padding:8px 12px;border:
 .frame svg{position:absolute;left:0;top:0;width:100%;height:100%}
 .noframe{padding:24px;background:#eee;color:#777}
 pre{margin:0;white-space:pre-wrap}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
+.facts dt{font-weight:bold;color:#555} .facts dd{margin:0;overflow-wrap:anywhere}
+.ok{color:#0a7d28;font-weight:bold} .bad{color:#c0182b;font-weight:bold} .none{color:#8a6d00;font-weight:bold}
+details.raw{margin:12px 0} details.raw summary{cursor:pointer;color:#555}
 """
+#: A monospace glyph's advance in em (DejaVu Sans Mono and its kind: 0.602).
+_MONO_ADVANCE = 0.6
+#: Label type size in frame pixels: at most this, and at least the smaller, cut with "…" below it.
+_LABEL_SIZE, _LABEL_MIN_SIZE = 20.0, 9.0
 
 _COLOR = "#ff1493"
 
@@ -51,8 +62,26 @@ def _embed(path: Path) -> tuple[str, int, int, float]:
         return base64.b64encode(buf.getvalue()).decode("ascii"), image.width, image.height, scale
 
 
-def action_svg(action: dict[str, Any], scale: float) -> str:
-    """SVG elements drawing one action (coordinates in screen pixels, scaled)."""
+def _label(text: str, frame_width: float) -> str:
+    """A box with ``text`` at the frame's top left, its type sized so box and text fit the frame.
+
+    The text is drawn at a width of its own (``textLength``), which the box is made for, so no
+    font's glyphs can run past the box; a text too long even in the smallest type is cut.
+    """
+    room = max(frame_width - 16 - 16, 1.0)  # 8 px margin and 8 px padding, each side
+    size = max(_LABEL_MIN_SIZE, min(_LABEL_SIZE, room / (_MONO_ADVANCE * max(len(text), 1))))
+    fits = max(1, int(room / (_MONO_ADVANCE * size)))
+    if len(text) > fits:
+        text = text[: max(fits - 1, 0)] + "…"
+    text_width = _MONO_ADVANCE * size * len(text)
+    height = round(size * 1.7, 1)
+    return (f'<rect class="act-label" x="8" y="8" width="{text_width + 16:.1f}" height="{height}" fill="{_COLOR}" opacity="0.85"/>'
+            f'<text x="16" y="{8 + height / 2:.1f}" dominant-baseline="central" font-size="{size:.1f}" font-family="monospace" '
+            f'fill="#fff" textLength="{text_width:.1f}" lengthAdjust="spacingAndGlyphs">{html.escape(text)}</text>')
+
+
+def action_svg(action: dict[str, Any], scale: float, frame_width: float | None = None) -> str:
+    """SVG elements drawing one action (coordinates in screen pixels, scaled; labels fit ``frame_width``)."""
     kind = action.get("kind")
     s = scale
     out: list[str] = []
@@ -72,10 +101,7 @@ def action_svg(action: dict[str, Any], scale: float) -> str:
                    f'stroke="{_COLOR}" stroke-width="4" marker-end="url(#arrow)"/>')
     elif kind in ("type", "hotkey"):
         text = action["text"] if kind == "type" else "+".join(action["keys"])
-        label = html.escape(text.replace("\n", "⏎"))
-        width = 16 + 11 * len(text)
-        out.append(f'<rect class="act-{kind}" x="8" y="8" width="{width}" height="34" fill="{_COLOR}" opacity="0.85"/>'
-                   f'<text x="16" y="32" font-size="20" font-family="monospace" fill="#fff">{label}</text>')
+        out.append(f'<g class="act-{kind}">{_label(text.replace(chr(10), "⏎"), frame_width or 1280 * s)}</g>')
     return "".join(out)
 
 
@@ -83,7 +109,7 @@ def _frame_block(episode: Episode, rel: str | None, action: dict[str, Any] | Non
     if rel is None or not (episode.path / rel).is_file():
         return '<div class="noframe">no keyframe</div>'
     data, w, h, scale = _embed(episode.path / rel)
-    svg = action_svg(action, scale) if action else ""
+    svg = action_svg(action, scale, w) if action else ""
     return (f'<div class="frame"><img src="data:image/jpeg;base64,{data}" width="{w}" height="{h}">'
             f'<svg viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg"><defs><marker id="arrow" '
             f'markerWidth="8" markerHeight="8" refX="4" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" '
@@ -95,8 +121,9 @@ def render_review(episode_path: str | Path) -> str:
     episode = read_episode(episode_path, lenient=True)
     meta = episode.meta
     duration = max([meta.stats.duration_s] + [s.t for s in episode.steps] + [1e-6])
-    ticks = "".join(f'<div class="tick" title="step {s.index}" style="left:{100 * s.t / duration:.2f}%"></div>'
-                    for s in episode.steps)
+    # A tick is 4 px wide: the last step's (at 100 %) is drawn ending at the edge, not past it.
+    ticks = "".join(f'<div class="tick" title="step {s.index}" style="left:calc({100 * s.t / duration:.2f}% - '
+                    f'{4 * s.t / duration:.2f}px)"></div>' for s in episode.steps)
     meta_text = json.dumps({"task": meta.task.model_dump(), "status": meta.status,
                             "outcome": meta.outcome.model_dump() if meta.outcome else None,
                             "labels": meta.labels, "env": meta.env.model_dump(), "actor": meta.actor.model_dump()},
@@ -104,7 +131,7 @@ def render_review(episode_path: str | Path) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>review {html.escape(meta.episode_id)}</title>"
              f"<style>{_CSS}</style></head><body>",
              f"<h1>{html.escape(meta.task.instruction)}</h1>",
-             f"<div class='meta'><pre>{html.escape(meta_text)}</pre></div>",
+             f"<div class='meta'>{_facts(episode)}</div>",
              f"<div class='timeline'>{ticks}</div>"]
     if episode.problems:
         parts.append("<div class='meta'><b>problems:</b><pre>" + html.escape("\n".join(map(str, episode.problems))) + "</pre></div>")
@@ -121,8 +148,35 @@ def render_review(episode_path: str | Path) -> str:
         parts.append(f"<div class='step' id='step-{step.index}'><h2>#{step.index}  t={step.t:.2f}s  {html.escape(text)}</h2>"
                      f"<div>{html.escape(' · '.join(extra))}</div>{_frame_block(episode, step.frame_before, step.action)}</div>")
     parts.append(f"<div class='step' id='final'><h2>after the last step</h2>{_frame_block(episode, episode.final_frame, None)}</div>")
+    parts.append(f"<details class='raw'><summary>episode.json</summary><div class='meta'><pre>{html.escape(meta_text)}</pre></div></details>")
     parts.append("</body></html>")
     return "".join(parts)
+
+
+def _facts(episode: Episode) -> str:
+    """The episode at a glance, as a definition list: outcome, task, who, where, notes, labels."""
+    meta = episode.meta
+    outcome = meta.outcome
+    rows: list[tuple[str, str]] = []
+    if outcome is None:
+        verdict = "<span class='none'>not finished</span>"
+    else:
+        verdict = {True: "<span class='ok'>success</span>", False: "<span class='bad'>failure</span>",
+                   None: "<span class='none'>no verdict</span>"}[outcome.success]
+        more = [f"reward {outcome.reward:g}" if outcome.reward is not None else "",
+                f"ended: {outcome.termination}" if outcome.termination else "",
+                outcome.reason or ""]
+        verdict += "".join(f" · {html.escape(m)}" for m in more if m)
+    rows.append(("outcome", verdict))
+    rows.append(("task", html.escape(meta.task.id + (f" ({meta.task.source})" if meta.task.source else ""))))
+    rows.append(("by", html.escape(f"{meta.actor.type} {meta.actor.name}")))
+    env = meta.env
+    rows.append(("where", html.escape(" ".join(str(p) for p in (env.kind, env.app, f"{env.screen.width}x{env.screen.height}") if p))))
+    rows.append(("steps", html.escape(f"{len(episode.steps)} in {meta.stats.duration_s:.1f} s · episode {meta.status}")))
+    for key, value in meta.labels.items():
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        rows.append((str(key), html.escape(shown)))
+    return "<dl class='facts'>" + "".join(f"<dt>{html.escape(k)}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>"
 
 
 def write_review(episode_path: str | Path, out: str | Path | None = None) -> Path:
