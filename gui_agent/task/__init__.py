@@ -40,7 +40,7 @@ This package holds the task itself, collects those parts, and reads and writes f
 * ``dumping``: writing task-file YAML;
 * ``task_inputs`` and ``input_fetch``: the files a task needs from its folder, and
   downloading declared ones;
-* ``osworld_import``: OSWorld task configs as task files.
+* ``osworld_import`` (with ``osworld_steps``): OSWorld task configs as task files.
 
 Adding an environment kind or a check: see :mod:`gui_agent.task.environments` and
 :mod:`gui_agent.checks`. The task-file API is imported from ``gui_agent.task`` itself; an

@@ -1,7 +1,8 @@
 """Converting an OSWorld task config (``evaluation_examples/examples/<domain>/<id>.json``)
 into our task file, and saying what has no equivalent.
 
-What maps to what (the evaluator functions are in :mod:`gui_agent.checks.osworld`):
+What maps to what (the steps are converted in :mod:`gui_agent.task.osworld_steps`, the
+evaluator functions in :mod:`gui_agent.checks.osworld`):
 
 =============================================  ===========================================
 OSWorld                                        task file
@@ -38,14 +39,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gui_agent.checks.osworld import convert_metric
-from gui_agent.checks.osworld.config import OSWORLD_HOME, ConfigError, Unsupported, home_path
+from gui_agent.checks.osworld.config import ConfigError, Unsupported, home_path
 from gui_agent.checks.osworld.metric import Metric
+from gui_agent.task.osworld_steps import CACHE_DIR, command_words, convert_step, params_of
 from gui_agent.task.spec import Task
 
 #: OSWorld's VM screen.
@@ -56,23 +57,8 @@ APP_NAMES = {
 }
 #: ``related_apps`` entries that need no app of their own (the desktop itself).
 DESKTOP_ITSELF = {"os", "terminal"}
-#: Launch commands that start one of our apps.
-_LAUNCHERS = {
-    "thunderbird": "thunderbird", "/usr/bin/thunderbird": "thunderbird",
-    "libreoffice --calc": "calc", "soffice --calc": "calc", "localc": "calc",
-    "libreoffice --writer": "writer", "soffice --writer": "writer", "lowriter": "writer",
-    "libreoffice --impress": "impress", "soffice --impress": "impress", "loimpress": "impress",
-}
-#: File endings -> the app that opens them.
-_OPENERS = {
-    ".xlsx": "calc", ".xls": "calc", ".ods": "calc", ".csv": "calc",
-    ".docx": "writer", ".doc": "writer", ".odt": "writer", ".rtf": "writer",
-    ".pptx": "impress", ".ppt": "impress", ".odp": "impress",
-}
-#: Where post steps' ``stdout`` files (OSWorld's cache files) go in the home folder.
-CACHE_DIR = ".osworld-cache"
-#: Commands that change the machine rather than the desktop session.
-_MACHINE_COMMANDS = {"timedatectl", "hwclock", "systemctl", "reboot", "shutdown", "sudo"}
+#: The limits of an imported task: OSWorld's agents take at most 15 steps.
+LIMITS = {"max_steps": 15, "step_timeout_s": 30.0, "episode_timeout_s": 900.0}
 
 
 @dataclass(frozen=True)
@@ -176,7 +162,7 @@ class _Converter:
                 self.dropped[index] = reason
                 for other, step in enumerate(self._post_entries()):
                     if step.get("type") == "download":
-                        files = _params(step).get("files")
+                        files = params_of(step).get("files")
                         if isinstance(files, list) and files and all(isinstance(f, dict) and posixpath.basename(str(f.get("path", ""))) in joined for f in files):
                             self.dropped[other] = reason
 
@@ -189,7 +175,7 @@ class _Converter:
         found = []
         for index, step in enumerate(self._post_entries()):
             if step.get("type") in ("execute", "command"):
-                words = _words(_params(step).get("command"))
+                words = command_words(params_of(step).get("command"))
                 if words:
                     found.append((index, words))
         return found
@@ -199,11 +185,21 @@ class _Converter:
             self.apps.append(app)
         return app
 
+    def use_related_apps(self) -> None:
+        """The apps the config names (``related_apps``, else its ``snapshot``); others are noted as unsupported."""
+        named = self.config.get("related_apps") or ([self.config["snapshot"]] if isinstance(self.config.get("snapshot"), str) else [])
+        for app in named:
+            name = re.sub(r"\s+", "_", app.strip().lower())
+            if name in APP_NAMES:
+                self.use_app(APP_NAMES[name])
+            elif name not in DESKTOP_ITSELF:
+                self.unsupported.append(f"related_apps: {app!r} has no app here (known: {', '.join(APP_NAMES)})")
+
     # ------------------------------------------------------------------ steps
     def scan_post(self) -> None:
         """Before the evaluator: what post steps download and which cache files they write."""
         for index, step in enumerate(self._post_entries()):
-            params = _params(step)
+            params = params_of(step)
             files = params.get("files")
             if step.get("type") == "download" and isinstance(files, list):
                 for f in files:
@@ -213,7 +209,7 @@ class _Converter:
                         except Unsupported:
                             pass
             if step.get("type") in ("execute", "command") and isinstance(params.get("stdout"), str):
-                self.producers[params["stdout"]] = (index, _words(params.get("command")) or [])
+                self.producers[params["stdout"]] = (index, command_words(params.get("command")) or [])
 
     def steps(self, entries: Any, where: str, *, post: bool = False) -> list[dict[str, Any]]:
         if entries is None:
@@ -234,97 +230,10 @@ class _Converter:
             if not isinstance(params, dict):
                 raise ConfigError(f"{at}.parameters", f"expected a mapping, got {type(params).__name__}")
             try:
-                out.extend(self.step(entry["type"], params, at))
+                out.extend(convert_step(entry["type"], params, at, self))
             except Unsupported as exc:
                 self.unsupported.append(f"{at} ({entry['type']}): {exc}")
         return out
-
-    def step(self, kind: str, params: dict[str, Any], where: str) -> list[dict[str, Any]]:
-        if kind == "download":
-            files = params.get("files")
-            if not isinstance(files, list) or not files:
-                raise ConfigError(f"{where}.parameters.files", "expected a list of {url, path}")
-            out = []
-            for i, f in enumerate(files):
-                if not isinstance(f, dict) or not isinstance(f.get("url"), str) or not isinstance(f.get("path"), str):
-                    raise ConfigError(f"{where}.parameters.files[{i}]", "expected {url: ..., path: ...}")
-                path = home_path(f["path"])
-                local = self.declare(f["url"], f["path"])
-                self.downloads[path] = local
-                out.append({"place_file": {"path": path, "from": local, "source_url": f["url"]}})
-            return out
-        if kind == "open":
-            if not isinstance(params.get("path"), str):
-                raise ConfigError(f"{where}.parameters.path", "expected the path of the file to open")
-            path = home_path(params["path"])
-            app = _OPENERS.get(posixpath.splitext(path)[1].lower())
-            if app is None:
-                raise Unsupported(f"opening {path!r}: no app here opens that kind of file (spreadsheets, documents, presentations)")
-            return [{"open_file": {"path": path, "app": self.use_app(app)}}]
-        if kind == "launch":
-            command = _command(params, where)
-            app = _LAUNCHERS.get(" ".join(command)) or (_LAUNCHERS.get(command[0]) if len(command) == 1 else None)
-            if app is not None:
-                return [{"launch": {"app": self.use_app(app)}}]
-            return [{"launch": {"command": [self.arg(a) for a in command], "wait": False}}]
-        if kind in ("execute", "command"):
-            if params.get("shell"):
-                raise Unsupported("a shell command line (shell: true); run_command takes an argument list")
-            command = _command(params, where)
-            if posixpath.basename(command[0]) in _MACHINE_COMMANDS:
-                raise Unsupported(f"{command[0]!r} changes the machine (its clock, services), not the task's desktop")
-            gui = self.pyautogui_steps(command)
-            if gui is not None:
-                return gui
-            step: dict[str, Any] = {"command": [self.arg(a) for a in command]}
-            if isinstance(params.get("stdout"), str):
-                step["stdout"] = f"{CACHE_DIR}/{params['stdout']}"
-                step["check"] = False  # OSWorld keeps the output whatever the exit status
-            return [{"run_command": step}]
-        if kind == "sleep":
-            seconds = params.get("seconds", 1)
-            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
-                raise ConfigError(f"{where}.parameters.seconds", f"expected a positive number, got {seconds!r}")
-            return [{"sleep": {"seconds": float(seconds)}}]
-        if kind in ("activate_window", "close_window"):
-            name = params.get("window_name")
-            if not isinstance(name, str) or not name:
-                raise ConfigError(f"{where}.parameters.window_name", "expected the window's name")
-            if params.get("by_class"):
-                wm_class = name.rsplit(".", 1)[-1]  # OSWorld's "instance.class", e.g. Mail.thunderbird
-                return [{kind: {"wm_class": f"^{re.escape(wm_class)}$"}}]
-            title = re.escape(name)
-            return [{kind: {"title": f"^{title}$" if params.get("strict") else title}}]
-        raise Unsupported("no equivalent step type")
-
-    def arg(self, value: Any) -> str:
-        """Command arguments naming the VM's home become home-relative (the command runs there)."""
-        text = str(value)
-        if text.rstrip("/") == OSWORLD_HOME.rstrip("/"):
-            return "."
-        return text.replace(OSWORLD_HOME, "")
-
-    @staticmethod
-    def pyautogui_steps(command: list[str]) -> list[dict[str, Any]] | None:
-        """``python -c "import pyautogui; pyautogui.hotkey('ctrl', 's')"`` -> hotkey/sleep or input_actions steps."""
-        if len(command) != 3 or not posixpath.basename(command[0]).startswith("python") or command[1] != "-c":
-            return None
-        code = command[2]
-        if "pyautogui" not in code:
-            return None
-        code = re.sub(r"\bimport\s+(pyautogui|time)\s*;?", "", code).strip().strip(";").strip()
-        from gui_agent.action_formats.pyautogui import parse_pyautogui
-        from gui_agent.actions import Hotkey, Wait
-        from gui_agent.errors import ActionParseError
-
-        try:
-            actions = parse_pyautogui(code)
-        except ActionParseError as exc:
-            raise Unsupported(f"pyautogui code this project cannot run ({exc.reason})") from None
-        if actions and all(isinstance(a, (Hotkey, Wait)) for a in actions):
-            return [{"hotkey": {"keys": list(a.keys)}} if isinstance(a, Hotkey) else {"sleep": {"seconds": float(a.seconds)}}
-                    for a in actions if not (isinstance(a, Wait) and a.seconds <= 0)]
-        return [{"input_actions": {"pyautogui": code}}]
 
     # ------------------------------------------------------------------ evaluator
     def evaluator(self, spec: Any) -> dict[str, Any] | None:
@@ -369,32 +278,6 @@ def home_path_or_none(value: str) -> str | None:
         return None
 
 
-def _params(step: dict[str, Any]) -> dict[str, Any]:
-    params = step.get("parameters")
-    return params if isinstance(params, dict) else {}
-
-
-def _words(command: Any) -> list[str] | None:
-    """A command as its arguments, or None when it is not a command (a list of words or a line)."""
-    if isinstance(command, str):
-        try:
-            return shlex.split(command)
-        except ValueError:
-            return None
-    if isinstance(command, list) and all(isinstance(c, (str, int, float)) and not isinstance(c, bool) for c in command):
-        return [str(c) for c in command]
-    return None
-
-
-def _command(params: dict[str, Any], where: str) -> list[str]:
-    words = _words(params.get("command"))
-    if words is None:
-        raise ConfigError(f"{where}.parameters.command", "expected a command (a list of arguments or a shell-quoted string)")
-    if not words:
-        raise ConfigError(f"{where}.parameters.command", "the command is empty")
-    return words
-
-
 def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Conversion:
     """Convert one OSWorld task config.
 
@@ -403,34 +286,44 @@ def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Co
     Raises:
         ConfigError: the config is not a readable OSWorld task; the message names the key.
     """
-    if not isinstance(config, dict):
-        raise ConfigError("(top level)", f"not an OSWorld task config: expected a JSON object, got {type(config).__name__}")
-    for key in ("id", "instruction"):
-        if not isinstance(config.get(key), str) or not config[key].strip():
-            raise ConfigError(key, "not an OSWorld task config: it needs 'id' and 'instruction' (text)")
+    evaluator_spec = _checked(config)
     conv = _Converter(config)
-    related = config.get("related_apps")
-    if related is not None and not (isinstance(related, list) and all(isinstance(a, str) for a in related)):
-        raise ConfigError("related_apps", "expected a list of app names")
-    for app in related or ([config["snapshot"]] if isinstance(config.get("snapshot"), str) else []):
-        name = re.sub(r"\s+", "_", app.strip().lower())
-        if name in APP_NAMES:
-            conv.use_app(APP_NAMES[name])
-        elif name not in DESKTOP_ITSELF:
-            conv.unsupported.append(f"related_apps: {app!r} has no app here (known: {', '.join(APP_NAMES)})")
-    evaluator_spec = config.get("evaluator")
-    if evaluator_spec is None:
-        raise ConfigError("evaluator", "missing: every OSWorld task has an evaluator")
-    if not isinstance(evaluator_spec, dict):
-        raise ConfigError("evaluator", f"expected a mapping, got {type(evaluator_spec).__name__}")
+    conv.use_related_apps()
     setup = conv.steps(config.get("config"), "config")
     conv.scan_post()
     evaluator = conv.evaluator(evaluator_spec)
     post = conv.steps(evaluator_spec.get("postconfig"), "evaluator.postconfig", post=True)
     windows = is_windows_variant(config_path, config)
+    data = _task_data(config, conv.apps, windows, {"setup": setup, "evaluator": evaluator, "post_steps": post})
+    used = set(_task_paths(data))
+    inputs = [i for i in conv.inputs if i.path in used]  # a check doing a post step's work needs fewer
+    data["description"] = _description(config, windows, inputs, conv)
+    return Conversion(task=_validated(data), inputs=inputs, unsupported=conv.unsupported, notes=conv.notes)
+
+
+def _checked(config: Any) -> dict[str, Any]:
+    """The config's evaluator, once the config is an OSWorld task's shape (else ConfigError)."""
+    if not isinstance(config, dict):
+        raise ConfigError("(top level)", f"not an OSWorld task config: expected a JSON object, got {type(config).__name__}")
+    for key in ("id", "instruction"):
+        if not isinstance(config.get(key), str) or not config[key].strip():
+            raise ConfigError(key, "not an OSWorld task config: it needs 'id' and 'instruction' (text)")
+    related = config.get("related_apps")
+    if related is not None and not (isinstance(related, list) and all(isinstance(a, str) for a in related)):
+        raise ConfigError("related_apps", "expected a list of app names")
+    evaluator_spec = config.get("evaluator")
+    if evaluator_spec is None:
+        raise ConfigError("evaluator", "missing: every OSWorld task has an evaluator")
+    if not isinstance(evaluator_spec, dict):
+        raise ConfigError("evaluator", f"expected a mapping, got {type(evaluator_spec).__name__}")
+    return evaluator_spec
+
+
+def _task_data(config: dict[str, Any], apps: list[str], windows: bool, sections: dict[str, Any]) -> dict[str, Any]:
+    """The task file's data; the sections (setup, evaluator, post_steps) that are empty are left out."""
     domain = domain_of(config)
-    environment: dict[str, Any] = {"kind": "desktop", "screen": dict(OSWORLD_SCREEN), "apps": conv.apps}
-    if "thunderbird" in conv.apps:
+    environment: dict[str, Any] = {"kind": "desktop", "screen": dict(OSWORLD_SCREEN), "apps": apps}
+    if "thunderbird" in apps:
         environment["mail"] = {}
     data: dict[str, Any] = {
         "id": f"osworld.{domain}.{config['id']}{'.win' if windows else ''}",
@@ -440,16 +333,14 @@ def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Co
         "source": f"osworld:{config['id']}",
         "environment": environment,
     }
-    if setup:
-        data["setup"] = setup
-    if evaluator is not None:
-        data["evaluator"] = evaluator
-    if post:
-        data["post_steps"] = post
-    data["limits"] = {"max_steps": 15, "step_timeout_s": 30.0, "episode_timeout_s": 900.0}
-    used = set(_task_paths(data))
-    inputs = [i for i in conv.inputs if i.path in used]  # a check doing a post step's work needs fewer
-    lines = [f"Imported from OSWorld ({domain}/{config['id']}{', Windows variant' if windows else ''})."]
+    data.update({key: value for key, value in sections.items() if value})
+    data["limits"] = dict(LIMITS)
+    return data
+
+
+def _description(config: dict[str, Any], windows: bool, inputs: list[DeclaredInput], conv: _Converter) -> str:
+    """Where the task came from, the inputs to supply, what was left out, and the notes."""
+    lines = [f"Imported from OSWorld ({domain_of(config)}/{config['id']}{', Windows variant' if windows else ''})."]
     if isinstance(config.get("source"), str) and config["source"]:
         lines.append(f"Original source: {config['source']}")
     if inputs:
@@ -458,15 +349,18 @@ def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Co
     if conv.unsupported:
         lines.append("Parts with no equivalent (left out):")
         lines += [f"  {u}" for u in conv.unsupported]
-    data["description"] = "\n".join(lines + conv.notes)
+    return "\n".join(lines + conv.notes)
+
+
+def _validated(data: dict[str, Any]) -> Task:
+    """The task, or ConfigError naming the key our schema refuses (a conversion gone wrong)."""
     try:
-        task = Task.model_validate(data)
+        return Task.model_validate(data)
     except ValueError as exc:  # pydantic's ValidationError: a value our schema refuses
         errors = getattr(exc, "errors", None)
         first = errors()[0] if callable(errors) else {"loc": (), "msg": str(exc)}
         key = ".".join(str(p) for p in first.get("loc", ()))
         raise ConfigError(f"(converted task) {key}", f"{first.get('msg')}") from None
-    return Conversion(task=task, inputs=inputs, unsupported=conv.unsupported, notes=conv.notes)
 
 
 def _task_paths(value: Any) -> list[str]:

@@ -164,20 +164,34 @@ def _run_format(args: RunFormatArgs, probe: DesktopProbe, report: Report) -> Non
     fitting = [r for r, wrong in checked if not wrong]
     wanted = ", ".join(f"{p} {getattr(args, p)!r}" for p in _RUN_PROPS if getattr(args, p) is not None)
     report["observed"] = {"runs": len(runs), "fitting": len(fitting)}
-    if args.mode == "some":
-        ok = bool(fitting)
-        reason = (f"{len(fitting)} of {len(runs)} run(s) have {wanted}, e.g. {cut(fitting[0].text)!r}" if ok
-                  else f"none of {len(runs)} run(s) has {wanted}")
-    elif args.mode == "every":
-        misfits = [(r, wrong) for r, wrong in checked if wrong]
-        ok = bool(runs) and not misfits
-        reason = (f"all {len(runs)} run(s) have {wanted}" if ok else
-                  "no run to check" if not runs else
-                  f"{len(misfits)} of {len(runs)} run(s) lack {wanted}, e.g. {cut(misfits[0][0].text)!r} has {', '.join(misfits[0][1])}")
-    else:
-        ok = not fitting
-        reason = f"no run has {wanted}" if ok else f"{len(fitting)} run(s) still have {wanted}, e.g. {cut(fitting[0].text)!r}"
+    ok, reason = _RUN_MODES[args.mode](checked, fitting, wanted)
     report.update(passed=ok, reason=reason)
+
+
+def _some_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str) -> tuple[bool, str]:
+    if fitting:
+        return True, f"{len(fitting)} of {len(checked)} run(s) have {wanted}, e.g. {cut(fitting[0].text)!r}"
+    return False, f"none of {len(checked)} run(s) has {wanted}"
+
+
+def _every_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str) -> tuple[bool, str]:
+    misfits = [(r, wrong) for r, wrong in checked if wrong]
+    if not checked:
+        return False, "no run to check"
+    if not misfits:
+        return True, f"all {len(checked)} run(s) have {wanted}"
+    run, wrong = misfits[0]
+    return False, f"{len(misfits)} of {len(checked)} run(s) lack {wanted}, e.g. {cut(run.text)!r} has {', '.join(wrong)}"
+
+
+def _no_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str) -> tuple[bool, str]:
+    if not fitting:
+        return True, f"no run has {wanted}"
+    return False, f"{len(fitting)} run(s) still have {wanted}, e.g. {cut(fitting[0].text)!r}"
+
+
+#: ``run_format``'s mode -> its verdict on the runs considered (each with what it lacks) and those fitting.
+_RUN_MODES = {"some": _some_run, "every": _every_run, "none": _no_run}
 
 
 def _paragraph_alignment(args: ParagraphAlignmentArgs, probe: DesktopProbe, report: Report) -> None:

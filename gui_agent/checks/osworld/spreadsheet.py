@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from gui_agent.checks.osworld.config import ConfigError, Unsupported
@@ -55,70 +56,115 @@ _VALIDATION_PROPS = {
 }
 
 
-def _tablevalue_rule(metric: Metric, rule: Any, where: str, path: str) -> list[Check]:
+class _Rule:
+    """One ``compare_table`` rule being converted: the metric, the rule, where it is, the saved file."""
+
+    def __init__(self, metric: Metric, rule: dict[str, Any], where: str, path: str) -> None:
+        self.metric, self.rule, self.where, self.path = metric, rule, where, path
+
+    def sheet(self, key: str) -> tuple[str, int | str]:
+        """The sheet the rule names under ``key`` (``sheet_idx``...; the first when omitted)."""
+        return sheet_side(self.rule.get(key, 0), f"{self.where}.{key}")
+
+    def pair(self) -> dict[str, Any]:
+        return _pair(self.metric, self.rule, self.where, self.path)
+
+
+def _sheet_data(r: _Rule) -> list[Check]:
+    pair = r.pair()
+    check: dict[str, Any] = {"path": r.path, "sheets": [pair["sheet"]]}
+    if "expected" in pair:
+        check["expected"] = pair["expected"]
+    if "expected_sheet" in pair:
+        check["expected_sheets"] = [pair["expected_sheet"]]
+    if "precision" in r.rule:
+        check["tolerance"] = 10.0 ** -int(r.rule["precision"])
+    return [{"sheet_data_equal": check}]
+
+
+def _sheet_name(r: _Rule) -> list[Check]:
+    return [{"sheet_names": {"path": r.path, "same_as": r.metric.expected_file(".xlsx", ".xls", ".ods")}}]
+
+
+def _sheet_pair(name: str, props_key: str | None, r: _Rule) -> list[Check]:
+    """A comparison of one aspect of two sheets (``chart``, ``style``, ``freeze``...), with its property list."""
+    check = r.pair()
+    if props_key is not None:
+        props = r.rule.get(props_key, [])
+        if not isinstance(props, list):
+            raise ConfigError(f"{r.where}.{props_key}", "expected a list of property names")
+        if props or name in ("style_equal", "rows_equal", "columns_equal"):
+            check["props"] = props
+    return [{name: check}]
+
+
+def _zoom(r: _Rule) -> list[Check]:
+    side = r.sheet("sheet_idx")
+    if side[0] != "result":
+        raise Unsupported(f"{r.where} checks the zoom of the expected file")
+    return [{"sheet_zoom": {"path": r.path, "sheet": side[1], "zoom": value_rule(r.rule, r.where)}}]
+
+
+def _data_validation(r: _Rule) -> list[Check]:
+    side = r.sheet("sheet_idx")
+    props = r.rule.get("dv_props")
+    if not isinstance(props, list) or not props:
+        raise ConfigError(f"{r.where}.dv_props", "expected a list of property rules")
+    validations = []
+    for i, entry in enumerate(props):
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{r.where}.dv_props[{i}]", "expected a mapping of property -> rule")
+        unknown = [k for k in entry if k not in _VALIDATION_PROPS]
+        if unknown:
+            raise Unsupported(f"data validation properties {unknown} have no equivalent")
+        validations.append({_VALIDATION_PROPS[k]: value_rule(v, f"{r.where}.dv_props[{i}].{k}") for k, v in entry.items()})
+    return [{"data_validation": {"path": r.path, "sheet": side[1], "validations": validations}}]
+
+
+def _check_cell(r: _Rule) -> list[Check]:
+    side = r.sheet("sheet_idx")
+    props = r.rule.get("props")
+    if not isinstance(props, dict) or not props or not isinstance(r.rule.get("coordinate"), str):
+        raise ConfigError(r.where, "check_cell needs 'coordinate' and 'props' (property -> rule)")
+    return [{"cell_props": {"path": r.path, "sheet": side[1], "cell": r.rule["coordinate"],
+                            "props": {k: value_rule(v, f"{r.where}.props.{k}") for k, v in props.items()}}}]
+
+
+def _sheet_print(r: _Rule) -> list[Check]:
+    first = r.sheet("sheet_idx0")
+    csvs = [f for f in r.metric.expected_files() if f.lower().endswith(".csv")]
+    if len(csvs) != 1:
+        raise Unsupported(f"{r.where}: sheet_print needs exactly one expected CSV file, the config lists {len(csvs)}")
+    r.metric.files.drop_producer(r.path, "the sheet_print_equal check exports the sheet itself")
+    return [{"sheet_print_equal": {"path": r.path, "sheet": first[1], "expected": csvs[0],
+                                   "ignore_case": bool(r.rule.get("ignore_case", False))}}]
+
+
+#: ``compare_table`` rule type -> its conversion.
+_TABLE_RULES: dict[str, Callable[[_Rule], list[Check]]] = {
+    "sheet_data": _sheet_data,
+    "sheet_name": _sheet_name,
+    "chart": partial(_sheet_pair, "chart_equal", "chart_props"),
+    "pivot_table": partial(_sheet_pair, "pivot_equal", "pivot_props"),
+    "style": partial(_sheet_pair, "style_equal", "props"),
+    "row_props": partial(_sheet_pair, "rows_equal", "props"),
+    "col_props": partial(_sheet_pair, "columns_equal", "props"),
+    "freeze": partial(_sheet_pair, "freeze_equal", None),
+    "filter": partial(_sheet_pair, "filter_equal", None),
+    "zoom": _zoom,
+    "data_validation": _data_validation,
+    "check_cell": _check_cell,
+    "sheet_print": _sheet_print,
+}
+
+
+def _table_rule(metric: Metric, rule: Any, where: str, path: str) -> list[Check]:
     if not isinstance(rule, dict) or not isinstance(rule.get("type"), str):
         raise ConfigError(where, "expected a rule mapping with a 'type'")
-    kind = rule["type"]
-    if kind == "sheet_data":
-        pair = _pair(metric, rule, where, path)
-        check: dict[str, Any] = {"path": path, "sheets": [pair["sheet"]]}
-        if "expected" in pair:
-            check["expected"] = pair["expected"]
-        if "expected_sheet" in pair:
-            check["expected_sheets"] = [pair["expected_sheet"]]
-        if "precision" in rule:
-            check["tolerance"] = 10.0 ** -int(rule["precision"])
-        return [{"sheet_data_equal": check}]
-    if kind == "sheet_name":
-        return [{"sheet_names": {"path": path, "same_as": metric.expected_file(".xlsx", ".xls", ".ods")}}]
-    simple = {"chart": ("chart_equal", "chart_props"), "pivot_table": ("pivot_equal", "pivot_props"),
-              "style": ("style_equal", "props"), "row_props": ("rows_equal", "props"), "col_props": ("columns_equal", "props"),
-              "freeze": ("freeze_equal", None), "filter": ("filter_equal", None)}
-    if kind in simple:
-        name, props_key = simple[kind]
-        check = _pair(metric, rule, where, path)
-        if props_key is not None:
-            props = rule.get(props_key, [])
-            if not isinstance(props, list):
-                raise ConfigError(f"{where}.{props_key}", "expected a list of property names")
-            if props or name in ("style_equal", "rows_equal", "columns_equal"):
-                check["props"] = props
-        return [{name: check}]
-    if kind == "zoom":
-        side = sheet_side(rule.get("sheet_idx", 0), f"{where}.sheet_idx")
-        if side[0] != "result":
-            raise Unsupported(f"{where} checks the zoom of the expected file")
-        return [{"sheet_zoom": {"path": path, "sheet": side[1], "zoom": value_rule(rule, where)}}]
-    if kind == "data_validation":
-        side = sheet_side(rule.get("sheet_idx", 0), f"{where}.sheet_idx")
-        props = rule.get("dv_props")
-        if not isinstance(props, list) or not props:
-            raise ConfigError(f"{where}.dv_props", "expected a list of property rules")
-        validations = []
-        for i, entry in enumerate(props):
-            if not isinstance(entry, dict):
-                raise ConfigError(f"{where}.dv_props[{i}]", "expected a mapping of property -> rule")
-            unknown = [k for k in entry if k not in _VALIDATION_PROPS]
-            if unknown:
-                raise Unsupported(f"data validation properties {unknown} have no equivalent")
-            validations.append({_VALIDATION_PROPS[k]: value_rule(v, f"{where}.dv_props[{i}].{k}") for k, v in entry.items()})
-        return [{"data_validation": {"path": path, "sheet": side[1], "validations": validations}}]
-    if kind == "check_cell":
-        side = sheet_side(rule.get("sheet_idx", 0), f"{where}.sheet_idx")
-        props = rule.get("props")
-        if not isinstance(props, dict) or not props or not isinstance(rule.get("coordinate"), str):
-            raise ConfigError(where, "check_cell needs 'coordinate' and 'props' (property -> rule)")
-        return [{"cell_props": {"path": path, "sheet": side[1], "cell": rule["coordinate"],
-                                "props": {k: value_rule(v, f"{where}.props.{k}") for k, v in props.items()}}}]
-    if kind == "sheet_print":
-        first = sheet_side(rule.get("sheet_idx0", 0), f"{where}.sheet_idx0")
-        csvs = [f for f in metric.expected_files() if f.lower().endswith(".csv")]
-        if len(csvs) != 1:
-            raise Unsupported(f"{where}: sheet_print needs exactly one expected CSV file, the config lists {len(csvs)}")
-        metric.files.drop_producer(path, "the sheet_print_equal check exports the sheet itself")
-        return [{"sheet_print_equal": {"path": path, "sheet": first[1], "expected": csvs[0],
-                                       "ignore_case": bool(rule.get("ignore_case", False))}}]
-    raise Unsupported(f"compare_table rule {kind!r} has no equivalent")
+    convert = _TABLE_RULES.get(rule["type"])
+    if convert is None:
+        raise Unsupported(f"compare_table rule {rule['type']!r} has no equivalent")
+    return convert(_Rule(metric, rule, where, path))
 
 
 def compare_table(metric: Metric) -> list[Check]:
@@ -128,7 +174,7 @@ def compare_table(metric: Metric) -> list[Check]:
         rules = [{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": "EI0"}]
     if not isinstance(rules, list) or not rules:
         raise ConfigError(f"{metric.where}.options.rules", "expected a list of rules")
-    return [c for i, rule in enumerate(rules) for c in _tablevalue_rule(metric, rule, f"{metric.where}.options.rules[{i}]", path)]
+    return [c for i, rule in enumerate(rules) for c in _table_rule(metric, rule, f"{metric.where}.options.rules[{i}]", path)]
 
 
 #: OSWorld metric name -> its conversion.

@@ -105,20 +105,25 @@ def _shape_differences(a: Any, b: Any, where: str, args: PresentationEqualArgs) 
     if len(frames_a) != len(frames_b):
         return out + [f"{where} has {len(frames_a)} text frame(s), expected {len(frames_b)}"]
     for fa, fb in zip(frames_a, frames_b):
-        if args.text and fa.text.strip() != fb.text.strip():
-            out.append(f"{where} text is {cut(fa.text.strip())!r}, expected {cut(fb.text.strip())!r}")
-            continue
-        if len(fa.paragraphs) != len(fb.paragraphs):
-            out.append(f"{where} has {len(fa.paragraphs)} paragraph(s), expected {len(fb.paragraphs)}")
-            continue
-        for pa, pb in zip(fa.paragraphs, fb.paragraphs):
-            if args.alignment and (pa.alignment or 1) != (pb.alignment or 1):  # unset = left
-                out.append(f"{where} paragraph {cut(pa.text[:30])!r} is aligned {pa.alignment}, expected {pb.alignment}")
-            runs_a, runs_b = [r for r in pa.runs if r.text], [r for r in pb.runs if r.text]
-            for ra, rb in zip(runs_a, runs_b):
-                font_a, font_b = _font(ra), _font(rb)
-                out += [f"{where} run {cut(ra.text[:30])!r} {k} is {font_a[k]!r}, expected {font_b[k]!r}"
-                        for k in _FONT_ASPECTS if getattr(args, k) and font_a[k] != font_b[k]]
+        out += _frame_differences(fa, fb, where, args)
+    return out
+
+
+def _frame_differences(fa: Any, fb: Any, where: str, args: PresentationEqualArgs) -> list[str]:
+    """How two text frames differ: their text, else paragraph by paragraph."""
+    if args.text and fa.text.strip() != fb.text.strip():
+        return [f"{where} text is {cut(fa.text.strip())!r}, expected {cut(fb.text.strip())!r}"]
+    if len(fa.paragraphs) != len(fb.paragraphs):
+        return [f"{where} has {len(fa.paragraphs)} paragraph(s), expected {len(fb.paragraphs)}"]
+    out = []
+    for pa, pb in zip(fa.paragraphs, fb.paragraphs):
+        if args.alignment and (pa.alignment or 1) != (pb.alignment or 1):  # unset = left
+            out.append(f"{where} paragraph {cut(pa.text[:30])!r} is aligned {pa.alignment}, expected {pb.alignment}")
+        runs_a, runs_b = [r for r in pa.runs if r.text], [r for r in pb.runs if r.text]
+        for ra, rb in zip(runs_a, runs_b):
+            font_a, font_b = _font(ra), _font(rb)
+            out += [f"{where} run {cut(ra.text[:30])!r} {k} is {font_a[k]!r}, expected {font_b[k]!r}"
+                    for k in _FONT_ASPECTS if getattr(args, k) and font_a[k] != font_b[k]]
     return out
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.probes import DesktopProbe
-from gui_agent.checks.reports import MAX_DIFFERENCES, Report, verdict
+from gui_agent.checks.reports import MAX_DIFFERENCES, Report, listing, verdict
 from gui_agent.checks.spreadsheet.models import (
     CellFormulaArgs,
     CellFormulaCheck,
@@ -105,8 +105,7 @@ def _cell_range(args: CellRangeArgs, probe: DesktopProbe, report: Report) -> Non
         if not same_value(got, want, args.tolerance)
     ]
     if wrong:
-        more = f"; and {len(wrong) - MAX_DIFFERENCES} more" if len(wrong) > MAX_DIFFERENCES else ""
-        report["reason"] = f"{len(wrong)} cell(s) of {sheet.title}!{args.range} differ: " + "; ".join(wrong[:MAX_DIFFERENCES]) + more
+        report["reason"] = f"{len(wrong)} cell(s) of {sheet.title}!{args.range} differ: " + listing(wrong)
     else:
         report.update(passed=True, reason=f"all cells of {sheet.title}!{args.range} are as expected")
 

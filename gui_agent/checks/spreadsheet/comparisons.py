@@ -12,7 +12,7 @@ from typing import Any
 
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.probes import DesktopProbe
-from gui_agent.checks.reports import MAX_DIFFERENCES, Report, verdict
+from gui_agent.checks.reports import MAX_DIFFERENCES, Report, listing, verdict
 from gui_agent.checks.spreadsheet.models import (
     ChartEqualArgs,
     ChartEqualCheck,
@@ -73,19 +73,23 @@ def _sheet_data_equal(args: SheetDataEqualArgs, probe: DesktopProbe, report: Rep
         if got is None:
             differences.append(sheet_report["reason"])
             continue
-        rows = max(got.max_row, want.max_row)
-        cols = max(got.max_column, want.max_column)
-        for r in range(1, rows + 1):
-            for c in range(1, cols + 1):
-                a, b = got.cell(r, c).value, want.cell(r, c).value
-                if not same_value(a, b, args.tolerance) and not (a in (None, "") and b in (None, "")):
-                    differences.append(f"{got.title}!{column_name(c)}{r} is {plain_value(a)!r}, expected {plain_value(b)!r}")
+        differences += _value_differences(got, want, args.tolerance)
     report["observed"] = {"differences": differences[:MAX_DIFFERENCES], "count": len(differences)}
     if differences:
-        more = f"; and {len(differences) - MAX_DIFFERENCES} more" if len(differences) > MAX_DIFFERENCES else ""
-        report["reason"] = f"{len(differences)} difference(s) from {other}: " + "; ".join(differences[:MAX_DIFFERENCES]) + more
+        report["reason"] = f"{len(differences)} difference(s) from {other}: " + listing(differences)
     else:
         report.update(passed=True, reason=f"the data of sheet(s) {ours} equal {other} {theirs}")
+
+
+def _value_differences(got: Any, want: Any, tolerance: float) -> list[str]:
+    """Every cell whose value differs between two sheets (an empty cell and empty text are alike)."""
+    differences = []
+    for r in range(1, max(got.max_row, want.max_row) + 1):
+        for c in range(1, max(got.max_column, want.max_column) + 1):
+            a, b = got.cell(r, c).value, want.cell(r, c).value
+            if not same_value(a, b, tolerance) and not (a in (None, "") and b in (None, "")):
+                differences.append(f"{got.title}!{column_name(c)}{r} is {plain_value(a)!r}, expected {plain_value(b)!r}")
+    return differences
 
 
 def _chart_equal(args: ChartEqualArgs, probe: DesktopProbe, report: Report) -> None:

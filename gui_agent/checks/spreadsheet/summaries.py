@@ -8,6 +8,8 @@ Two sheets are alike in an aspect when their summaries are equal, so the compari
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from gui_agent.checks.spreadsheet.refs import column_name
@@ -31,32 +33,37 @@ def _ref(data: Any) -> str:
     return ""
 
 
+def _axis_title(axis_name: str, chart: Any) -> str | None:
+    return _rich_text(getattr(getattr(chart, f"{axis_name}_axis", None), "title", None))
+
+
+def _anchor(chart: Any) -> list[Any]:
+    """Where the chart is drawn: the columns and rows of its top-left and bottom-right corners."""
+    start, end = getattr(chart.anchor, "_from", None), getattr(chart.anchor, "to", None)
+    return [getattr(start, "col", None), getattr(start, "row", None), getattr(end, "col", None), getattr(end, "row", None)]
+
+
+#: Chart property -> how to read it from an openpyxl chart.
+_CHART_READERS: dict[str, Callable[[Any], Any]] = {
+    "type": lambda chart: chart.tagname,
+    "title": lambda chart: _rich_text(chart.title),
+    "legend": lambda chart: chart.legend.position if chart.legend is not None else None,
+    "xtitle": partial(_axis_title, "x"),
+    "ytitle": partial(_axis_title, "y"),
+    "ztitle": partial(_axis_title, "z"),
+    "direction": lambda chart: getattr(chart, "barDir", None),
+    "width": lambda chart: chart.width,
+    "height": lambda chart: chart.height,
+    "anchor": _anchor,
+}
+
+
 def chart_summary(sheet: Any, props: list[str]) -> dict[str, dict[str, Any]]:
     """Series text (``values,categories;...``) -> the chosen properties, for each chart of ``sheet``."""
     charts: dict[str, dict[str, Any]] = {}
     for chart in getattr(sheet, "_charts", []):
         series = ";".join(f"{_ref(s.val)},{_ref(s.cat)}" for s in chart.series)
-        info: dict[str, Any] = {}
-        for prop in props:
-            if prop == "type":
-                info[prop] = chart.tagname
-            elif prop == "title":
-                info[prop] = _rich_text(chart.title)
-            elif prop == "legend":
-                info[prop] = chart.legend.position if chart.legend is not None else None
-            elif prop in ("xtitle", "ytitle", "ztitle"):
-                axis = getattr(chart, f"{prop[0]}_axis", None)
-                info[prop] = _rich_text(getattr(axis, "title", None))
-            elif prop == "direction":
-                info[prop] = getattr(chart, "barDir", None)
-            elif prop in ("width", "height"):
-                info[prop] = getattr(chart, prop)
-            elif prop == "anchor":
-                anchor = chart.anchor
-                start, end = getattr(anchor, "_from", None), getattr(anchor, "to", None)
-                info[prop] = [getattr(start, "col", None), getattr(start, "row", None),
-                              getattr(end, "col", None), getattr(end, "row", None)]
-        charts[series] = info
+        charts[series] = {prop: _CHART_READERS[prop](chart) for prop in props if prop in _CHART_READERS}
     return charts
 
 
@@ -67,44 +74,57 @@ def pivot_summary(sheet: Any, props: list[str]) -> dict[str, dict[str, Any]]:
     out (and field numbers shifted), so a table over A:D and the same one over A:E with
     an unused E are alike, as they are for a person.
     """
-    from openpyxl.utils import coordinate_to_tuple
-
     tables: dict[str, dict[str, Any]] = {}
     for table in getattr(sheet, "_pivots", []):
         used = [[(item.h, item.x) for item in (field.items or []) if item.x is not None] for field in table.pivotFields]
         lead = next((i for i, u in enumerate(used) if u), len(used))
         trail = next((i for i, u in enumerate(reversed(used)) if u), 0)
-        kept = used[lead:len(used) - trail]
-        source = table.cache.cacheSource
-        ws_source = source.worksheetSource
-        first, _, last = (ws_source.ref or ":").partition(":")
-        start = coordinate_to_tuple(first) if first else (0, 0)
-        end = coordinate_to_tuple(last) if last else start
-        key = f"{source.type};{(start[0], start[1] + lead)}:{(end[0], end[1] - trail)};{ws_source.sheet}"
-        info: dict[str, Any] = {}
-        if "name" in props:
-            info["name"] = table.name
-        for prop, attr in (("show_total", "visualTotals"), ("show_empty_row", "showEmptyRow"),
-                           ("show_empty_col", "showEmptyCol"), ("show_headers", "showHeaders")):
-            if prop in props:
-                info[prop] = getattr(table, attr)
-        if "location" in props:
-            info["location"] = table.location.ref if table.location is not None else None
-        if "selection" in props or "filter" in props:
-            info["selection"] = kept if "ordered" in props else [sorted(set(u), key=repr) for u in kept]
-        if "filter" in props:
-            info["filter_fields"] = sorted(f.fld for f in table.pageFields)
-        for prop, fields in (("col_fields", table.colFields), ("row_fields", table.rowFields)):
-            if prop in props:
-                numbers = [f.x - lead if f.x >= 0 else f.x for f in fields]
-                info[prop] = [n for n in numbers if n >= 0] if "ignore_special_fields" in props else numbers
-        if "data_fields" in props:
-            info["data_fields"] = [
-                f"{f.fld - lead};{f.name if 'data_fields_name' in props else ''};{f.subtotal};{f.showDataAs}"
-                for f in table.dataFields
-            ]
-        tables[key] = info
+        tables[_pivot_source(table, lead, trail)] = _pivot_info(table, set(props), used[lead:len(used) - trail], lead)
     return tables
+
+
+def _pivot_source(table: Any, lead: int, trail: int) -> str:
+    """The table's source (type, range, sheet), its unused leading and trailing fields left out."""
+    from openpyxl.utils import coordinate_to_tuple
+
+    source = table.cache.cacheSource
+    ws_source = source.worksheetSource
+    first, _, last = (ws_source.ref or ":").partition(":")
+    start = coordinate_to_tuple(first) if first else (0, 0)
+    end = coordinate_to_tuple(last) if last else start
+    return f"{source.type};{(start[0], start[1] + lead)}:{(end[0], end[1] - trail)};{ws_source.sheet}"
+
+
+#: Pivot table properties that are one attribute of the table.
+_PIVOT_FLAGS = {"show_total": "visualTotals", "show_empty_row": "showEmptyRow", "show_empty_col": "showEmptyCol",
+                "show_headers": "showHeaders"}
+
+
+def _pivot_info(table: Any, props: set[str], kept: list[list[tuple[Any, Any]]], lead: int) -> dict[str, Any]:
+    """The chosen properties of one pivot table; field numbers count from the first used field (``lead``)."""
+    info: dict[str, Any] = {"name": table.name} if "name" in props else {}
+    info.update({prop: getattr(table, attr) for prop, attr in _PIVOT_FLAGS.items() if prop in props})
+    if "location" in props:
+        info["location"] = table.location.ref if table.location is not None else None
+    if props & {"selection", "filter"}:
+        info["selection"] = kept if "ordered" in props else [sorted(set(u), key=repr) for u in kept]
+    if "filter" in props:
+        info["filter_fields"] = sorted(f.fld for f in table.pageFields)
+    info.update(_pivot_fields(table, props, lead))
+    return info
+
+
+def _pivot_fields(table: Any, props: set[str], lead: int) -> dict[str, Any]:
+    """The column, row and data fields of a pivot table, as numbers from its first used source field."""
+    info: dict[str, Any] = {}
+    for prop, fields in (("col_fields", table.colFields), ("row_fields", table.rowFields)):
+        if prop in props:
+            numbers = [f.x - lead if f.x >= 0 else f.x for f in fields]
+            info[prop] = [n for n in numbers if n >= 0] if "ignore_special_fields" in props else numbers
+    if "data_fields" in props:
+        named = "data_fields_name" in props
+        info["data_fields"] = [f"{f.fld - lead};{f.name if named else ''};{f.subtotal};{f.showDataAs}" for f in table.dataFields]
+    return info
 
 
 def _color(color: Any) -> str | None:
@@ -119,35 +139,66 @@ def _color(color: Any) -> str | None:
 
 def cell_style(prop: str, cell: Any, dxf: Any = None) -> Any:
     """One style property of ``cell`` as a plain value; ``dxf``: a conditional format's style applying to it."""
+    reader = _STYLE_READERS.get(prop)
+    if reader is None:
+        raise ValueError(f"unknown style property {prop!r}")
+    return reader(prop, cell, dxf)
+
+
+def _number_format(prop: str, cell: Any, dxf: Any) -> Any:
+    if cell.value is None or isinstance(cell.value, (str, bool)):
+        return None
+    return dxf.numFmt.formatCode if dxf is not None and dxf.numFmt is not None else cell.number_format
+
+
+#: ``font_*`` properties -> the openpyxl Font attribute holding them.
+_FONT_ATTRS = {"font_name": "name", "font_family": "family", "font_bold": "b", "font_italic": "i", "font_underline": "u",
+               "font_size": "sz"}
+
+
+def _font(prop: str, cell: Any, dxf: Any) -> Any:
+    if cell.value is None:
+        return None
+    font = dxf.font if dxf is not None and dxf.font is not None else cell.font
+    if prop == "font_color":
+        return _color(font.color)
+    got = getattr(font, _FONT_ATTRS[prop])
+    return bool(got) if prop in ("font_bold", "font_italic") else got
+
+
+def _fill_type(prop: str, cell: Any, dxf: Any) -> Any:
+    fill = dxf.fill if dxf is not None and dxf.fill is not None else cell.fill
+    return getattr(fill, "tagname", None)
+
+
+def _fill_color(prop: str, cell: Any, dxf: Any) -> str | None:
+    if dxf is not None and dxf.fill is not None:
+        return _color(dxf.fill.bgColor)
+    return _color(getattr(cell.fill, "fgColor", None))
+
+
+def _hyperlink(prop: str, cell: Any, dxf: Any) -> str | None:
+    if cell.value is None:
+        return None
+    return cell.hyperlink.target or "" if cell.hyperlink is not None else ""
+
+
+def _merged(prop: str, cell: Any, dxf: Any) -> bool:
     from openpyxl.cell.cell import MergedCell
 
-    value = cell.value
-    font = (dxf.font if dxf is not None and dxf.font is not None else cell.font)
-    if prop == "number_format":
-        if value is None or isinstance(value, (str, bool)):
-            return None
-        return dxf.numFmt.formatCode if dxf is not None and dxf.numFmt is not None else cell.number_format
-    if prop.startswith("font_"):
-        if value is None:
-            return None
-        attr = {"font_name": "name", "font_family": "family", "font_bold": "b", "font_italic": "i",
-                "font_underline": "u", "font_size": "sz"}.get(prop)
-        if prop == "font_color":
-            return _color(font.color)
-        got = getattr(font, attr) if attr else None
-        return bool(got) if prop in ("font_bold", "font_italic") else got
-    if prop == "fill_type":
-        fill = dxf.fill if dxf is not None and dxf.fill is not None else cell.fill
-        return getattr(fill, "tagname", None)
-    if prop in ("bgcolor", "fgcolor"):
-        if dxf is not None and dxf.fill is not None:
-            return _color(dxf.fill.bgColor)
-        return _color(getattr(cell.fill, "fgColor", None))
-    if prop == "hyperlink":
-        return (cell.hyperlink.target or "" if cell.hyperlink is not None else "") if value is not None else None
-    if prop == "merge":
-        return isinstance(cell, MergedCell)
-    raise ValueError(f"unknown style property {prop!r}")
+    return isinstance(cell, MergedCell)
+
+
+#: Style property -> how to read it from a cell (and the conditional format applying to it).
+_STYLE_READERS: dict[str, Callable[[str, Any, Any], Any]] = {
+    "number_format": _number_format,
+    **dict.fromkeys([*_FONT_ATTRS, "font_color"], _font),
+    "fill_type": _fill_type,
+    "bgcolor": _fill_color,
+    "fgcolor": _fill_color,
+    "hyperlink": _hyperlink,
+    "merge": _merged,
+}
 
 
 _CF_OPERATORS = {
