@@ -164,6 +164,7 @@ def _free_display() -> str:
     raise AssertionError("no free display number in 4000-4099")
 
 
+@pytest.mark.slow  # six commands, each its own process
 def test_headed_without_a_display_is_the_users_setting(tmp_path: Path) -> None:
     """It used to be reported as an environment failure (exit 3), or as Chromium's stderr."""
     no_display = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
