@@ -86,7 +86,7 @@ def handle(args: argparse.Namespace) -> int:
         task = load_task(args.task)
         spec = acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy
         check_policy(spec, [task.id])  # a policy that cannot act on this task: refused before any browser starts
-        if args.headed or getattr(task.environment, "headless", True) is False:
+        if task.environment.kind == "browser" and (args.headed or not task.environment.headless):  # a desktop has its own display
             check_display(args.display)  # a missing or wrong display is the user's setting, not an env failure
         policy = load_policy(spec)
     except (GuiAgentError, ValueError, OSError) as exc:
