@@ -21,6 +21,13 @@ The two computer-use tools answer in pixels of a declared display; :class:`Displ
 maps those to the screen and back, and a call may ask to look instead of act
 (:class:`ObservationRequest`).
 
+The formats a model is prompted for and read in (``uitars``, ``uitars-v1``, ``pyautogui``,
+``canonical``, ``json``, ``qwen2.5``, ``qwen3``, ``opencua``) are each one
+:class:`ActionFormat` record -- name, system prompt, parser, writer, image size -- defined in
+its module (:mod:`.canonical` and :mod:`.tool_calls` for the two that need no converter) and
+listed once in :mod:`.registry` (:data:`FORMATS`). :mod:`.image_size` holds smart_resize and
+its pixel bounds; :mod:`.thought_action` the ``Thought:/Action:`` prompt the SFT formats share.
+
 Only the standard library is used; importing this package loads nothing heavy.
 """
 
@@ -35,6 +42,7 @@ from gui_agent.action_formats.anthropic_computer import (
 )
 from gui_agent.action_formats.browsergym import action_to_browsergym, actions_to_browsergym, parse_browsergym
 from gui_agent.action_formats.computer13 import action_to_computer13, actions_to_computer13, parse_computer13
+from gui_agent.action_formats.image_size import ScreenPixels, SmartResize, smart_resize
 from gui_agent.action_formats.openai_computer import (
     action_to_openai_computer,
     actions_to_openai_computer,
@@ -60,16 +68,25 @@ from gui_agent.action_formats.qwen_computer import (
     qwen_computer_tool,
     qwen_tool_call_text,
 )
-from gui_agent.action_formats.uitars import UITarsReply, format_uitars, parse_uitars, smart_resize
+from gui_agent.action_formats.registry import FORMATS, format_names
+from gui_agent.action_formats.reply_format import ActionFormat, Reply, ToolCall, View
+from gui_agent.action_formats.uitars import UITarsReply, format_uitars, parse_uitars
 
 __all__ = [
+    "FORMATS",
+    "ActionFormat",
     "AnthropicComputerReader",
     "ComputerUseItem",
     "DisplayScale",
     "ObservationRequest",
     "OpenCUAReply",
     "QwenComputerReply",
+    "Reply",
+    "ScreenPixels",
+    "SmartResize",
+    "ToolCall",
     "UITarsReply",
+    "View",
     "action_to_anthropic_computer",
     "action_to_browsergym",
     "action_to_computer13",
@@ -81,6 +98,7 @@ __all__ = [
     "actions_to_openai_computer",
     "anthropic_computer_tool",
     "anthropic_display_scale",
+    "format_names",
     "format_opencua",
     "format_qwen_computer",
     "format_uitars",

@@ -62,11 +62,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gui_agent.action_formats._call_syntax import Call, bind, parse_call, signature
+from gui_agent.action_formats.image_size import QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS, SmartResize
 from gui_agent.action_formats.pyautogui import (
     OSWORLD_WAIT_SECONDS,
     key_to_pyautogui,
     parse_pyautogui,
 )
+from gui_agent.action_formats.reply_format import ActionFormat, Reply, View
 from gui_agent.action_formats.uitars import CoordinateFrame, coordinate_frame
 from gui_agent.actions import Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.errors import ActionError, ActionParseError
@@ -75,9 +77,6 @@ OpenCUACoordinates = Literal["qwen25", "relative", "absolute"]
 COORDINATE_TYPES: tuple[str, ...] = ("qwen25", "relative", "absolute")
 OpenCUALevel = Literal["l1", "l2", "l3"]
 
-#: smart_resize bounds OpenCUA's README and OSWorld agent use for ``qwen25`` (factor 28).
-OPENCUA_MIN_PIXELS = 3136
-OPENCUA_MAX_PIXELS = 12845056
 #: Decimals written for ``relative`` coordinates (0.1 px on a 1920 px axis).
 RELATIVE_DECIMALS = 4
 
@@ -195,8 +194,8 @@ def opencua_frame(
     screen_width: int,
     screen_height: int,
     coordinates: OpenCUACoordinates = "qwen25",
-    min_pixels: int = OPENCUA_MIN_PIXELS,
-    max_pixels: int = OPENCUA_MAX_PIXELS,
+    min_pixels: int = QWEN25_MIN_PIXELS,
+    max_pixels: int = QWEN25_MAX_PIXELS,
 ) -> tuple[int, int]:
     """(width, height) of the frame the model's coordinates live in: the smart_resize'd
     screenshot for ``"qwen25"`` (what a Qwen2.5-VL processor with these bounds resizes to),
@@ -440,8 +439,8 @@ def parse_opencua(
     screen_height: int,
     coordinates: OpenCUACoordinates = "qwen25",
     pointer: tuple[int, int] | None = None,
-    min_pixels: int = OPENCUA_MIN_PIXELS,
-    max_pixels: int = OPENCUA_MAX_PIXELS,
+    min_pixels: int = QWEN25_MIN_PIXELS,
+    max_pixels: int = QWEN25_MAX_PIXELS,
     wait_seconds: float = OSWORLD_WAIT_SECONDS,
 ) -> OpenCUAReply:
     """Parse an OpenCUA reply into its sections and canonical actions.
@@ -538,8 +537,8 @@ def format_opencua(
     instruction: str | None = None,
     observation: str | None = None,
     coordinates: OpenCUACoordinates = "qwen25",
-    min_pixels: int = OPENCUA_MIN_PIXELS,
-    max_pixels: int = OPENCUA_MAX_PIXELS,
+    min_pixels: int = QWEN25_MIN_PIXELS,
+    max_pixels: int = QWEN25_MAX_PIXELS,
     wait_seconds: float = OSWORLD_WAIT_SECONDS,
 ) -> str:
     """The reply OpenCUA would write for ``actions`` (demonstrations, SFT data).
@@ -635,3 +634,26 @@ def _code_lines(action: Action, at: Callable[[int, int], str], wait_seconds: flo
         return [f"computer.terminate(status={status!r}{answer})"]
     raise ActionError(f"not a canonical action: {action!r}")
 
+
+
+# -- the reply format ``opencua`` ------------------------------------------------------------------
+
+
+def _parse_reply(text: str, view: View) -> Reply:
+    reply = parse_opencua(text, screen_width=view.screen_width, screen_height=view.screen_height, **view.pixel_bounds())
+    return Reply(reply.thought, list(reply.actions))
+
+
+def _write_reply(action: Action, thought: str | None, view: View) -> str:
+    return format_opencua([action], thought, screen_width=view.screen_width, screen_height=view.screen_height,
+                          **view.pixel_bounds())
+
+
+#: OpenCUA-7B/32B with their L2 system prompt (the OSWorld agent's default), in pixels of the
+#: screenshot after smart_resize with Qwen2.5-VL's bounds.
+OPENCUA = ActionFormat(
+    name="opencua", family="OpenCUA",
+    summary="OpenCUA-7B/32B: thought, then `pyautogui` code, pixels of the smart_resize image",
+    image_size=SmartResize(QWEN25_MIN_PIXELS, QWEN25_MAX_PIXELS), prompt=lambda view: opencua_system_prompt("l2"),
+    writer=_write_reply, parser=_parse_reply,
+)

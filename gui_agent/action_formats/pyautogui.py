@@ -31,6 +31,14 @@ from typing import Any
 
 from gui_agent.action_formats._call_syntax import Call, bind, parse_statements, signature
 from gui_agent.action_formats._gestures import GestureReader, Point, to_count
+from gui_agent.action_formats.image_size import ScreenPixels
+from gui_agent.action_formats.reply_format import ActionFormat, Reply, View
+from gui_agent.action_formats.thought_action import (
+    history_in_format,
+    split_thought_action,
+    thought_action_prompt,
+    thought_action_reply,
+)
 from gui_agent.actions import (
     Action,
     Click,
@@ -366,3 +374,41 @@ def action_to_pyautogui(action: Action) -> str:
             raise ActionError("done: OSWorld's pyautogui action space has no answer; DONE/FAIL carry none")
         return "DONE" if action.success and not action.handoff else "FAIL"
     raise ActionError(f"not a canonical action: {action!r}")
+
+
+# -- the reply format ``pyautogui`` --------------------------------------------------------------
+
+#: The action space the SFT prompt of the ``pyautogui`` format lists.
+PYAUTOGUI_ACTION_SPACE = """\
+## Action space
+One or more lines of Python using pyautogui (the screen is the screenshot, in pixels):
+pyautogui.click(x, y)   pyautogui.doubleClick(x, y)   pyautogui.tripleClick(x, y)
+pyautogui.click(x, y, button='right')   pyautogui.moveTo(x, y)
+pyautogui.moveTo(x1, y1) then pyautogui.dragTo(x2, y2, duration=0.5, button='left')
+pyautogui.scroll(clicks, x=x, y=y) (positive scrolls up)   pyautogui.hscroll(clicks, x=x, y=y)
+pyautogui.write('text')   pyautogui.press('enter')   pyautogui.hotkey('ctrl', 'c')   time.sleep(seconds)
+or one of the special answers: WAIT (wait a while), DONE (the task is done), FAIL (it cannot be done)."""
+
+
+def _write_reply(action: Action, thought: str | None, view: View) -> str:
+    return thought_action_reply(thought, action_to_pyautogui(action))
+
+
+def _parse_reply(text: str, view: View) -> Reply:
+    """The thought, then the code after ``Action:`` (OpenCUA's and small VLMs' reply shape)."""
+    thought, code = split_thought_action(text)
+    try:
+        actions = parse_pyautogui(code.strip())
+    except ActionParseError as exc:
+        raise ActionParseError(exc.reason, text) from None
+    return Reply(thought, actions)
+
+
+#: ``Thought: ...`` then ``Action:`` and OSWorld pyautogui code, in pixels of the screenshot:
+#: what small general VLMs (Idefics3/SmolVLM) have seen most of, with no special tokens.
+PYAUTOGUI = ActionFormat(
+    name="pyautogui", family="OSWorld pyautogui",
+    summary="`Action: pyautogui.click(x, y)` (OpenCUA, Idefics3/SmolVLM), screenshot pixels",
+    image_size=ScreenPixels(), prompt=lambda view: thought_action_prompt(PYAUTOGUI_ACTION_SPACE),
+    writer=_write_reply, parser=_parse_reply, history=history_in_format(_write_reply), sft=True,
+)

@@ -84,18 +84,16 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from gui_agent.action_formats._gestures import COMPUTER_USE_CLICKS, GestureReader, Point, to_count
+from gui_agent.action_formats.image_size import QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS, ImageSize, ScreenPixels, SmartResize
 from gui_agent.action_formats.pyautogui import key_from_pyautogui, key_to_pyautogui
-from gui_agent.action_formats.uitars import MAX_PIXELS, CoordinateFrame, coordinate_frame
+from gui_agent.action_formats.reply_format import ActionFormat, Reply, ToolCall, View
+from gui_agent.action_formats.uitars import CoordinateFrame, coordinate_frame
 from gui_agent.actions import Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.errors import ActionError, ActionParseError
 
 QwenVersion = Literal["2.5", "3"]
 QWEN_VERSIONS: tuple[str, ...] = ("2.5", "3")
 
-#: The Qwen2.5-VL processor's smart_resize lower bound (56*56), the cookbook's default.
-QWEN25_MIN_PIXELS = 3136
-#: Its upper bound (16384*28*28 = 12845056), the same as UI-TARS'.
-QWEN25_MAX_PIXELS = MAX_PIXELS
 #: Qwen3-VL's relative coordinates run 0..1000 (see the module docstring for 999).
 QWEN3_RELATIVE_RANGE = 1000
 #: ``pixels`` of one wheel click: 1, the tool's value is executed as wheel clicks.
@@ -697,3 +695,38 @@ def qwen_tool_call_text(call: Mapping[str, Any]) -> str:
     else:
         body = f'{{"name": {name}, "arguments": {json.dumps(arguments, ensure_ascii=False)}}}'
     return f"{_OPEN}\n{body}\n{_CLOSE}"
+
+
+# -- the reply formats ``qwen2.5`` and ``qwen3`` -----------------------------------------------------
+
+
+def _qwen_format(name: str, version: QwenVersion, image_size: ImageSize, summary: str) -> ActionFormat:
+    """One Qwen version's ``computer_use`` tool as a reply format, prompted as Qwen's cookbooks do."""
+
+    def prompt(view: View) -> str:
+        return qwen_computer_system_prompt(screen_width=view.screen_width, screen_height=view.screen_height,
+                                           version=version, **view.pixel_bounds())
+
+    def write(action: Action, thought: str | None, view: View) -> str:
+        return format_qwen_computer([action], thought, screen_width=view.screen_width, screen_height=view.screen_height,
+                                    version=version, **view.pixel_bounds())
+
+    def parse(text: str, view: View) -> Reply:
+        reply = parse_qwen_computer(text, screen_width=view.screen_width, screen_height=view.screen_height,
+                                    version=version, **view.pixel_bounds())
+        return Reply(reply.thought, list(reply.actions))
+
+    def reply_text(content: str, tool_calls: Sequence[ToolCall]) -> str:
+        # A server with a tool-call parser moved the calls out of the text: put them back.
+        return content + "".join("\n" + qwen_tool_call_text({"name": c.name, "arguments": c.arguments}) for c in tool_calls)
+
+    return ActionFormat(name=name, family="Qwen computer_use", summary=summary, image_size=image_size,
+                        prompt=prompt, writer=write, parser=parse, reply_text=reply_text)
+
+
+#: Qwen2.5-VL: pixels of the screenshot after smart_resize with the processor's defaults.
+QWEN25 = _qwen_format("qwen2.5", "2.5", SmartResize(QWEN25_MIN_PIXELS, QWEN25_MAX_PIXELS),
+                      "Qwen's own `computer_use` tool call (`<tool_call>{...}`), as Qwen2.5-VL is prompted in "
+                      "Qwen's cookbooks, pixels of the smart_resize image")
+#: Qwen3-VL: 0..1000 of the screenshot, which is sent as it is.
+QWEN3 = _qwen_format("qwen3", "3", ScreenPixels(), "the same, as Qwen3-VL is prompted, 0..1000 of the screenshot")

@@ -16,8 +16,9 @@ Coordinates, by ``version``:
 * ``"v1"`` (UI-TARS, Qwen2-VL based): relative, 0..1000 on both axes
   (``factor=1000`` in the official parser).
 * ``"1.5"`` (UI-TARS-1.5, Qwen2.5-VL based): absolute pixels of the image the model saw,
-  i.e. the screenshot resized by :func:`smart_resize` (factor 28, ``MIN_PIXELS`` =
-  100*28*28, ``MAX_PIXELS`` = 16384*28*28, the official defaults); mapped back by
+  i.e. the screenshot resized by :func:`~gui_agent.action_formats.image_size.smart_resize`
+  (factor 28, ``UITARS_MIN_PIXELS`` = 100*28*28, ``QWEN25_MAX_PIXELS`` = 16384*28*28, the
+  official defaults); mapped back by
   ``x * screen_width / resized_width``.
 
 Either version accepts every spelling seen in the wild: ``'<|box_start|>(x1,y1)<|box_end|>'``,
@@ -43,16 +44,22 @@ from typing import Any, Literal
 
 from gui_agent.action_formats._call_syntax import parse_call
 from gui_agent.action_formats._gestures import GestureReader, Point
+from gui_agent.action_formats.image_size import (
+    QWEN25_MAX_PIXELS,
+    UITARS_MIN_PIXELS,
+    ImageSize,
+    ScreenPixels,
+    SmartResize,
+    smart_resize,
+)
 from gui_agent.action_formats.pyautogui import key_from_pyautogui, key_to_pyautogui
+from gui_agent.action_formats.reply_format import ActionFormat, Reply, View
+from gui_agent.action_formats.thought_action import history_in_format, thought_action_prompt
 from gui_agent.actions import Action, Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.errors import ActionError, ActionParseError
 
 UITarsVersion = Literal["v1", "1.5"]
 
-IMAGE_FACTOR = 28
-MIN_PIXELS = 100 * 28 * 28
-MAX_PIXELS = 16384 * 28 * 28
-MAX_RATIO = 200
 #: v1 coordinates run 0..1000 on both axes.
 V1_RANGE = 1000
 #: Wheel clicks of one ``scroll`` (``parsing_response_to_pyautogui_code``: ``scroll(±5)``).
@@ -61,62 +68,13 @@ SCROLL_CLICKS = 5
 WAIT_SECONDS = 5.0
 
 
-def _round_by_factor(number: float, factor: int) -> int:
-    return round(number / factor) * factor
-
-
-def _ceil_by_factor(number: float, factor: int) -> int:
-    return math.ceil(number / factor) * factor
-
-
-def _floor_by_factor(number: float, factor: int) -> int:
-    return math.floor(number / factor) * factor
-
-
-def smart_resize(
-    height: int,
-    width: int,
-    *,
-    factor: int = IMAGE_FACTOR,
-    min_pixels: int = MIN_PIXELS,
-    max_pixels: int = MAX_PIXELS,
-) -> tuple[int, int]:
-    """The (height, width) Qwen2.5-VL resizes an image to, exactly as UI-TARS computes it.
-
-    Both sides become multiples of ``factor``, the area lands in
-    [``min_pixels``, ``max_pixels``], the aspect ratio is kept as closely as possible.
-    UI-TARS-1.5 answers in pixels of this resized image, so mapping its coordinates back
-    needs the very same arithmetic (including Python's half-to-even ``round``).
-
-    Raises:
-        ValueError: non-positive size, or an aspect ratio above ``MAX_RATIO`` (200).
-    """
-    if height <= 0 or width <= 0:
-        raise ValueError(f"image size must be positive, got {width}x{height}")
-    if max(height, width) / min(height, width) > MAX_RATIO:
-        raise ValueError(
-            f"absolute aspect ratio must be smaller than {MAX_RATIO}, got {max(height, width) / min(height, width)}"
-        )
-    h_bar = max(factor, _round_by_factor(height, factor))
-    w_bar = max(factor, _round_by_factor(width, factor))
-    if h_bar * w_bar > max_pixels:
-        beta = math.sqrt((height * width) / max_pixels)
-        h_bar = _floor_by_factor(height / beta, factor)
-        w_bar = _floor_by_factor(width / beta, factor)
-    elif h_bar * w_bar < min_pixels:
-        beta = math.sqrt(min_pixels / (height * width))
-        h_bar = _ceil_by_factor(height * beta, factor)
-        w_bar = _ceil_by_factor(width * beta, factor)
-    return h_bar, w_bar
-
-
 def coordinate_frame(
     *,
     screen_width: int,
     screen_height: int,
     version: UITarsVersion,
-    min_pixels: int = MIN_PIXELS,
-    max_pixels: int = MAX_PIXELS,
+    min_pixels: int = UITARS_MIN_PIXELS,
+    max_pixels: int = QWEN25_MAX_PIXELS,
 ) -> tuple[int, int]:
     """(width, height) of the frame the model's coordinates live in: 1000x1000 for v1,
     the :func:`smart_resize` d screenshot for 1.5.
@@ -409,8 +367,8 @@ def parse_uitars(
     screen_height: int,
     version: UITarsVersion,
     pointer: tuple[int, int] | None = None,
-    min_pixels: int = MIN_PIXELS,
-    max_pixels: int = MAX_PIXELS,
+    min_pixels: int = UITARS_MIN_PIXELS,
+    max_pixels: int = QWEN25_MAX_PIXELS,
 ) -> UITarsReply:
     """Parse a UI-TARS reply into its thought and canonical actions.
 
@@ -475,8 +433,8 @@ def format_uitars(
     version: UITarsVersion,
     style: Literal["box", "point"] = "box",
     exact: bool = True,
-    min_pixels: int = MIN_PIXELS,
-    max_pixels: int = MAX_PIXELS,
+    min_pixels: int = UITARS_MIN_PIXELS,
+    max_pixels: int = QWEN25_MAX_PIXELS,
 ) -> str:
     """The reply UI-TARS would write for ``actions`` (e.g. to build training data).
 
@@ -563,3 +521,53 @@ def _format_one(action: Action, coord: Any, exact: bool) -> str:
             return "call_user()"
         return "finished()" if action.answer is None else f"finished(content={_quote(action.answer)})"
     raise ActionError(f"not a canonical action: {action!r}")
+
+
+# -- the reply formats ``uitars`` (1.5) and ``uitars-v1`` ------------------------------------------
+
+#: The action space the SFT prompt of both UI-TARS formats lists (UI-TARS' own functions).
+UITARS_ACTION_SPACE = """\
+## Action space
+click(start_box='<|box_start|>(x1,y1)<|box_end|>')
+left_double(start_box='<|box_start|>(x1,y1)<|box_end|>')
+right_single(start_box='<|box_start|>(x1,y1)<|box_end|>')
+hover(start_box='<|box_start|>(x1,y1)<|box_end|>')
+drag(start_box='<|box_start|>(x1,y1)<|box_end|>', end_box='<|box_start|>(x3,y3)<|box_end|>')
+hotkey(key='ctrl c')
+type(content='') # end content with "\\n" to submit; escape \\', \\" and \\n
+scroll(start_box='<|box_start|>(x1,y1)<|box_end|>', direction='down or up or right or left')
+wait() # sleep for 5s and take a screenshot to check for any changes
+finished(content='xxx') # the task is done; content answers a question, if asked
+call_user() # the task cannot be done without a person"""
+
+
+def _uitars_format(name: str, version: UITarsVersion, image_size: ImageSize, summary: str) -> ActionFormat:
+    """One UI-TARS coordinate generation as a reply format.
+
+    The writer writes UI-TARS' fixed-size ``scroll`` and ``wait`` for any amount
+    (``exact=False``): UI-TARS cannot say another, so a demonstration's amount is written
+    the way UI-TARS would act.
+    """
+
+    def write(action: Action, thought: str | None, view: View) -> str:
+        return format_uitars([action], thought, screen_width=view.screen_width, screen_height=view.screen_height,
+                             version=version, exact=False, **view.pixel_bounds())
+
+    def parse(text: str, view: View) -> Reply:
+        reply = parse_uitars(text, screen_width=view.screen_width, screen_height=view.screen_height, version=version,
+                             **view.pixel_bounds())
+        return Reply(reply.thought, list(reply.actions))
+
+    return ActionFormat(
+        name=name, family="UI-TARS", summary=summary, image_size=image_size,
+        prompt=lambda view: thought_action_prompt(UITARS_ACTION_SPACE),
+        writer=write, parser=parse, history=history_in_format(write), sft=True,
+    )
+
+
+#: UI-TARS v1 (Qwen2-VL based): 0..1000 of the screenshot, which is sent as it is.
+UITARS_V1 = _uitars_format("uitars-v1", "v1", ScreenPixels(),
+                           "UI-TARS v1 `Thought: ... Action: click(start_box='(x,y)')`, 0..1000 of the screenshot")
+#: UI-TARS-1.5 (Qwen2.5-VL based): pixels of the screenshot after smart_resize with UI-TARS' bounds.
+UITARS = _uitars_format("uitars", "1.5", SmartResize(UITARS_MIN_PIXELS, QWEN25_MAX_PIXELS),
+                        "UI-TARS-1.5 (Qwen2.5-VL): the same, pixels of the smart_resize image")

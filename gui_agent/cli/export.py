@@ -6,6 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
+from gui_agent.action_formats import format_names
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -79,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="embed each episode's screen.mp4 (recorded with --video-fps) as a datasets.Video column "
                         "of 'episodes', with its frame times; needs torchcodec and FFmpeg's libraries (scripts/setup.sh); "
                         "a video that does not decode is reported and left out")
-    parser.add_argument("--action-format", default="uitars", choices=("uitars", "uitars-v1", "pyautogui", "canonical"),
+    parser.add_argument("--action-format", default="uitars", choices=format_names(sft=True),
                         help="assistant action form in sft rows (default: uitars = UI-TARS-1.5)")
     parser.add_argument("--sft-images", type=int, default=1, help="screenshots per sft row: current + previous (default: 1)")
     parser.add_argument("--sft-history", type=int, default=5, help="previous actions listed in sft rows (default: 5)")

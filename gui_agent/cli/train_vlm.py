@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gui_agent.action_formats import format_names
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -54,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="base model: folder, hub id, or tiny:FAMILY (default: HuggingFaceTB/SmolVLM-256M-Instruct)")
     parser.add_argument("--family", choices=("qwen2_vl", "qwen2_5_vl", "idefics3"),
                         help="prompt family, when the model's config does not say (default: from model_type)")
-    parser.add_argument("--format", dest="action_format", choices=("uitars", "uitars-v1", "pyautogui"),
+    parser.add_argument("--format", dest="action_format", choices=format_names(sft=True, parses=True),
                         help="reply format of rows built from episodes (default: the family's); with a UI-TARS "
                         "sft export, which one it is (v1 and 1.5 rows share a prompt)")
     parser.add_argument("--images", type=int, default=1, help="screenshots per prompt, from episodes (default: 1)")

@@ -19,6 +19,7 @@ from typing import Any
 
 from datasets import Features
 
+from gui_agent.action_formats import FORMATS, format_names
 from gui_agent.actions import action_from_dict, action_to_text
 from gui_agent.episode import Episode, EpisodeMeta
 from gui_agent.errors import ExportError, NothingExportedError
@@ -109,6 +110,9 @@ class ExportOptions:
         configs: list[str] = []
         for name in self.formats:
             configs.extend(c for c in FORMAT_CONFIGS[name] if c not in configs)
+        if SFT in configs and not FORMATS[self.sft.action_format].sft:
+            raise ExportError(f"sft rows are written in {', '.join(format_names(sft=True))}, not {self.sft.action_format!r} "
+                              "(a format prompted as its makers prompt their models)")
         return configs
 
 

@@ -6,12 +6,18 @@ One row per step that has a screenshot::
     user       the task, the previous actions, then the screenshot(s) (image placeholders)
     assistant  "Thought: ...\\nAction: ..." -- the step's thought (when recorded) and action
 
-Action formats, all written by the converters in :mod:`gui_agent.action_formats`:
+The action format's system prompt and writer are its record in the registry
+(:data:`gui_agent.action_formats.FORMATS`); the export writes the formats marked ``sft``
+(``gui_agent.action_formats.format_names(sft=True)``):
 
 * ``uitars`` -- UI-TARS-1.5 (absolute pixels of the smart_resize'd screenshot);
 * ``uitars-v1`` -- UI-TARS v1 (relative 0..1000 coordinates);
 * ``pyautogui`` -- OSWorld pyautogui code (``WAIT``/``DONE``/``FAIL`` for the specials);
 * ``canonical`` -- this project's own action calls (``click(120, 45)``).
+
+The row builder (:class:`SftEpisode`) is also the prompt of the ``openai:`` and ``hf:``
+policies, in any registered format: the user turn is the same for all, the system turn the
+format's own.
 
 A step whose action the format cannot express (UI-TARS has no middle click; pyautogui
 no answer) is left out and counted, never approximated silently. UI-TARS' ``scroll`` and
@@ -24,76 +30,12 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from gui_agent.action_formats import action_to_pyautogui, format_uitars
-from gui_agent.actions import (
-    Action,
-    action_from_dict,
-    action_space_prompt,
-    action_to_text,
-)
+from gui_agent.action_formats import FORMATS, ActionFormat
+from gui_agent.actions import Action, action_from_dict
 from gui_agent.episode.format import EpisodeMeta
 from gui_agent.errors import ActionError, ExportError
-
-ActionFormat = Literal["uitars", "uitars-v1", "pyautogui", "canonical"]
-ACTION_FORMATS: tuple[str, ...] = ("uitars", "uitars-v1", "pyautogui", "canonical")
-
-_PREAMBLE = (
-    "You are a GUI agent. You are given a task, your previous actions and a screenshot of the screen. "
-    "Perform the next action to complete the task.\n\n"
-    "## Output format\nThought: <what you see and plan, in one or two sentences>\nAction: <the action>\n\n"
-)
-
-UITARS_ACTION_SPACE = """\
-## Action space
-click(start_box='<|box_start|>(x1,y1)<|box_end|>')
-left_double(start_box='<|box_start|>(x1,y1)<|box_end|>')
-right_single(start_box='<|box_start|>(x1,y1)<|box_end|>')
-hover(start_box='<|box_start|>(x1,y1)<|box_end|>')
-drag(start_box='<|box_start|>(x1,y1)<|box_end|>', end_box='<|box_start|>(x3,y3)<|box_end|>')
-hotkey(key='ctrl c')
-type(content='') # end content with "\\n" to submit; escape \\', \\" and \\n
-scroll(start_box='<|box_start|>(x1,y1)<|box_end|>', direction='down or up or right or left')
-wait() # sleep for 5s and take a screenshot to check for any changes
-finished(content='xxx') # the task is done; content answers a question, if asked
-call_user() # the task cannot be done without a person"""
-
-PYAUTOGUI_ACTION_SPACE = """\
-## Action space
-One or more lines of Python using pyautogui (the screen is the screenshot, in pixels):
-pyautogui.click(x, y)   pyautogui.doubleClick(x, y)   pyautogui.tripleClick(x, y)
-pyautogui.click(x, y, button='right')   pyautogui.moveTo(x, y)
-pyautogui.moveTo(x1, y1) then pyautogui.dragTo(x2, y2, duration=0.5, button='left')
-pyautogui.scroll(clicks, x=x, y=y) (positive scrolls up)   pyautogui.hscroll(clicks, x=x, y=y)
-pyautogui.write('text')   pyautogui.press('enter')   pyautogui.hotkey('ctrl', 'c')   time.sleep(seconds)
-or one of the special answers: WAIT (wait a while), DONE (the task is done), FAIL (it cannot be done)."""
-
-
-def system_prompt(action_format: ActionFormat) -> str:
-    """The system turn for an action format: the agent's job and its action space."""
-    if action_format in ("uitars", "uitars-v1"):
-        return _PREAMBLE + UITARS_ACTION_SPACE
-    if action_format == "pyautogui":
-        return _PREAMBLE + PYAUTOGUI_ACTION_SPACE
-    if action_format == "canonical":
-        return _PREAMBLE + "## Action space\n" + action_space_prompt()
-    raise ExportError(f"unknown action format {action_format!r}; expected one of {', '.join(ACTION_FORMATS)}")
-
-
-def format_action(action: Action, thought: str | None, meta: EpisodeMeta, action_format: ActionFormat) -> str:
-    """The assistant reply for one action (raises ActionError when the format cannot say it)."""
-    if action_format in ("uitars", "uitars-v1"):
-        return format_uitars(
-            [action],
-            thought,
-            screen_width=meta.env.screen.width,
-            screen_height=meta.env.screen.height,
-            version="1.5" if action_format == "uitars" else "v1",
-            exact=False,
-        )
-    body = action_to_pyautogui(action) if action_format == "pyautogui" else action_to_text(action)
-    return f"Action: {body}" if thought is None else f"Thought: {thought}\nAction: {body}"
 
 
 @dataclass(frozen=True)
@@ -101,19 +43,20 @@ class SftOptions:
     """How chat rows are built.
 
     Attributes:
-        action_format: see the module docstring.
+        action_format: the name of a registered format (see the module docstring; the
+            export writes the ``sft`` ones, a policy prompts in any).
         images: screenshots in the user turn: the current one and up to ``images - 1``
             before it, oldest first.
         history: previous actions listed as text in the user turn (most recent last).
     """
 
-    action_format: ActionFormat = "uitars"
+    action_format: str = "uitars"
     images: int = 1
     history: int = 5
 
     def __post_init__(self) -> None:
-        if self.action_format not in ACTION_FORMATS:
-            raise ExportError(f"unknown action format {self.action_format!r}; expected one of {', '.join(ACTION_FORMATS)}")
+        if self.action_format not in FORMATS:
+            raise ExportError(f"unknown action format {self.action_format!r}; expected one of {', '.join(FORMATS)}")
         if self.images < 1:
             raise ExportError(f"--sft-images must be at least 1, got {self.images}")
         if self.history < 0:
@@ -122,15 +65,28 @@ class SftOptions:
 
 @dataclass
 class SftEpisode:
-    """Builds one episode's chat rows step by step, remembering only the recent past."""
+    """Builds one episode's chat rows step by step, remembering only the recent past.
+
+    Attributes:
+        reply_format: the format itself, when it is served with other smart_resize bounds
+            than its model's defaults (a policy's ``min_pixels=``/``max_pixels=``); by
+            default the registered format ``options.action_format`` names.
+    """
 
     meta: EpisodeMeta
     instruction: str
     options: SftOptions
     skipped: Counter[str] = field(default_factory=Counter)
+    reply_format: ActionFormat | None = None
 
     def __post_init__(self) -> None:
-        self._system = system_prompt(self.options.action_format)
+        if self.reply_format is None:
+            self.reply_format = FORMATS[self.options.action_format]
+        elif self.reply_format.name != self.options.action_format:
+            raise ValueError(f"reply_format {self.reply_format.name!r} is not the options' {self.options.action_format!r}")
+        self._format: ActionFormat = self.reply_format
+        self._screen = {"screen_width": self.meta.env.screen.width, "screen_height": self.meta.env.screen.height}
+        self._system = self._format.system_prompt(**self._screen)
         self._frames: deque[dict[str, Any]] = deque(maxlen=self.options.images - 1 or None)
         self._history: deque[str] = deque(maxlen=self.options.history or None)
 
@@ -147,7 +103,7 @@ class SftEpisode:
             self.remember(action, image)
             return
         try:
-            reply = format_action(action, thought, self.meta, self.options.action_format)
+            reply: str | None = self._format.write(action, thought, **self._screen)
         except ActionError as exc:
             self.skipped[f"no {self.options.action_format} form: {exc}"] += 1
             reply = None
@@ -155,7 +111,7 @@ class SftEpisode:
             self.skipped["no screenshot"] += 1
         elif reply is not None:
             yield self._row(index, reply, image)
-        self._remember(action, reply, image)
+        self.remember(action, image)
 
     def prompt(self, image: Any) -> tuple[list[dict[str, Any]], list[Any]]:
         """(messages, images) of the next step without its reply: what a model is asked.
@@ -168,16 +124,10 @@ class SftEpisode:
         return [self._system_turn(), self._user_turn(len(images))], images
 
     def remember(self, action: Action, image: Any | None) -> None:
-        """Record a step taken outside :meth:`add` (a policy acting) for the next prompts."""
-        try:
-            reply: str | None = format_action(action, None, self.meta, self.options.action_format)
-        except ActionError:
-            reply = None
-        self._remember(action, reply, image)
-
-    def _remember(self, action: Action, reply: str | None, image: Any | None) -> None:
+        """Record a step taken (by :meth:`add`, or by a policy acting) for the next prompts:
+        the action as the format lists it, and its screenshot."""
         if self.options.history:
-            self._history.append(reply.split("Action: ", 1)[-1] if reply is not None else action_to_text(action))
+            self._history.append(self._format.history_line(action, **self._screen))
         if image is not None and self.options.images > 1:
             self._frames.append(image)
 

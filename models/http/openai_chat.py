@@ -23,15 +23,17 @@ format          the model writes                                                
 ``opencua``     OpenCUA-7B/32B: thought, then ``pyautogui`` code                 pixels of the smart_resize image
 ==============  ===============================================================  ==========
 
-The system prompts of ``qwen2.5``, ``qwen3`` and ``opencua`` are the models' own
-(:mod:`gui_agent.action_formats.qwen_computer`, :mod:`gui_agent.action_formats.opencua`);
-the user turn is the task, the previous actions and the screenshot(s), as for the others.
+Each format is its record in :data:`gui_agent.action_formats.FORMATS` (those that parse):
+its system prompt (the models' own for ``qwen2.5``, ``qwen3`` and ``opencua``), the tools a
+request declares (``json``), its parser and its image size. The user turn is the task, the
+previous actions and the screenshot(s), for every format.
 
-For ``uitars``, ``qwen2.5`` and ``opencua`` the screenshot is resized to its smart_resize frame *before* it is sent
-(``min_pixels``/``max_pixels`` as the server's processor has them), so the server's
-processor has nothing left to resize and the model's pixels map back exactly. UI-TARS
-replies are parsed as the models write them (full-width punctuation after a Chinese
-prompt included: :func:`gui_agent.action_formats.parse_uitars`).
+For the smart_resize formats (``uitars``, ``qwen2.5``, ``opencua``) the screenshot is resized
+to its frame *before* it is sent (``min_pixels``/``max_pixels`` as the server's processor has
+them; by default the model's own), so the server's processor has nothing left to resize and
+the model's pixels map back exactly. UI-TARS replies are parsed as the models write them
+(full-width punctuation after a Chinese prompt included:
+:func:`gui_agent.action_formats.parse_uitars`).
 
 When the server says the prompt is longer than its context, the oldest screenshot is
 dropped and the call made again, down to one screenshot; the number sent is recorded.
@@ -48,15 +50,13 @@ from __future__ import annotations
 
 import base64
 import io
-import json
-from collections.abc import Mapping
 from typing import Any
 
-from gui_agent.action_formats.uitars import MAX_PIXELS, MIN_PIXELS, smart_resize
-from gui_agent.actions import Action, action_from_dict, action_tool_schemas
+from gui_agent.action_formats import FORMATS, ToolCall, format_names
+from gui_agent.actions import Action
 from gui_agent.envs.base import Observation
 from gui_agent.episode.format import ActorInfo, EnvInfo, EpisodeMeta, ScreenSize, TaskInfo
-from gui_agent.errors import ActionError, ActionParseError, ModelError, PolicyRequestError
+from gui_agent.errors import ModelError, PolicyRequestError
 from gui_agent.export.sft import SftEpisode, SftOptions
 from gui_agent.policy import PolicyOutput, TaskContext
 from models.http.calls import ContextTooLong, UnexpectedAnswer, call_with_retries, classify_sdk_error, require_fields, within_deadline
@@ -64,10 +64,6 @@ from models.http.concurrency import EndpointSlots
 from models.http.pricing import metered_usage
 from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
 
-#: Reply formats this policy reads.
-FORMATS = ("uitars", "uitars-v1", "pyautogui", "json", "qwen2.5", "qwen3", "opencua")
-#: Formats whose screenshot is sent at its smart_resize size (the model answers in it).
-_RESIZED = ("uitars", "qwen2.5", "opencua")
 #: Values of ``reasoning_effort`` that OpenAI's reasoning models take (each model a subset).
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 
@@ -99,11 +95,6 @@ def is_reasoning_model(model: str) -> bool:
     name = model.rsplit("/", 1)[-1].lower()
     return name.startswith(REASONING_FAMILIES) and not name.startswith(NOT_REASONING)
 
-_TOOL_SYSTEM = (
-    "You are a GUI agent. You are given a task, your previous actions and a screenshot of the screen. "
-    "Do the next action to complete the task by calling exactly one of the tools. Coordinates are pixels "
-    "of the screenshot, origin top-left. You may say what you see and plan in one or two sentences first."
-)
 
 
 def png_data_url(image: Any) -> str:
@@ -152,12 +143,13 @@ class OpenAIChatPolicy:
     Args:
         model: the model name the server knows.
         endpoint: URL, key, retries, concurrency, price (see :mod:`models.http.settings`).
-        action_format: one of :data:`FORMATS`.
+        action_format: a registered format that parses (``format_names(parses=True)``).
         images, history: screenshots and previous actions per prompt.
         max_tokens: longest reply (None: 256, or 25,000 for a reasoning model).
         temperature: sampling temperature (None: 0, and none sent to a reasoning model).
         reasoning_effort: sent as ``reasoning_effort`` (None: not sent, the model's default).
-        min_pixels, max_pixels: the server processor's smart_resize bounds (``uitars``).
+        min_pixels, max_pixels: the server processor's smart_resize bounds, for the formats
+            that resize (None: the model's own defaults, the format's).
         client: an ``openai.OpenAI`` client to use instead of building one.
     """
 
@@ -172,22 +164,22 @@ class OpenAIChatPolicy:
         max_tokens: int | None = None,
         temperature: float | None = None,
         reasoning_effort: str | None = None,
-        min_pixels: int = MIN_PIXELS,
-        max_pixels: int = MAX_PIXELS,
+        min_pixels: int | None = None,
+        max_pixels: int | None = None,
         client: Any = None,
     ) -> None:
-        if action_format not in FORMATS:
-            raise ModelError(f"openai:{model}: format={action_format!r}; expected one of {', '.join(FORMATS)}")
+        if action_format not in format_names(parses=True):
+            raise ModelError(f"openai:{model}: format={action_format!r}; expected one of {', '.join(format_names(parses=True))}")
         self.model = model
         self.endpoint = endpoint
         self.action_format = action_format
+        self.reply_format = FORMATS[action_format].with_pixels(min_pixels=min_pixels, max_pixels=max_pixels)
         self.images = images
         self.history = history
         self.reasoning = is_reasoning_model(model)
         self.max_tokens = max_tokens or (DEFAULT_MAX_REASONING_TOKENS if self.reasoning else DEFAULT_MAX_TOKENS)
         self.temperature = temperature if temperature is not None or self.reasoning else 0.0
         self.reasoning_effort = reasoning_effort
-        self.min_pixels, self.max_pixels = min_pixels, max_pixels
         self.name = f"openai:{model}"
         self._client = client if client is not None else _client(endpoint)
         self._slots = EndpointSlots(str(self._client.base_url), endpoint.max_concurrent) if endpoint.max_concurrent else None
@@ -250,32 +242,27 @@ class OpenAIChatPolicy:
                 env=EnvInfo(kind="browser", screen=ScreenSize(width=width, height=height)),
                 actor=ActorInfo(type="policy", name=self.name),
             )
-            prompt_format = self.action_format if self.action_format in ("uitars", "uitars-v1", "pyautogui") else "canonical"
-            options = SftOptions(action_format=prompt_format, images=self.images, history=self.history)  # type: ignore[arg-type]
-            self._episode = SftEpisode(meta, self._task.instruction, options)
+            options = SftOptions(action_format=self.action_format, images=self.images, history=self.history)
+            self._episode = SftEpisode(meta, self._task.instruction, options, reply_format=self.reply_format)
         return self._episode
 
     def _frame(self, screen: Any) -> Any:
-        """The screenshot as sent: for the smart_resize formats, already at that size."""
-        if self.action_format not in _RESIZED:
-            return screen
-        height, width = smart_resize(screen.height, screen.width, min_pixels=self.min_pixels, max_pixels=self.max_pixels)
-        return screen if (width, height) == screen.size else screen.resize((width, height), resample=3)  # bicubic
+        """The screenshot as sent: at the size the format shows it (for smart_resize, already resized)."""
+        size = self.reply_format.image_frame(screen.width, screen.height)
+        return screen if size == screen.size else screen.resize(size, resample=3)  # bicubic
 
     def _body(self, messages: list[dict[str, Any]], images: list[Any]) -> dict[str, Any]:
-        """The request: a reasoning model gets ``max_completion_tokens`` and only the sampling asked for."""
+        """The request: a reasoning model gets ``max_completion_tokens`` and only the sampling asked for;
+        a format that declares tools gets them, and one must be called."""
         body: dict[str, Any] = {"model": self.model, "messages": chat_messages(messages, images)}
         body["max_completion_tokens" if self.reasoning else "max_tokens"] = self.max_tokens
         if self.temperature is not None:
             body["temperature"] = self.temperature
         if self.reasoning_effort is not None:
             body["reasoning_effort"] = self.reasoning_effort
-        if self.action_format == "json":
-            body["messages"][0] = {"role": "system", "content": _TOOL_SYSTEM}
-            body["tools"] = [{"type": "function", "function": tool} for tool in action_tool_schemas()]
+        if self.reply_format.tools:
+            body["tools"] = [{"type": "function", "function": dict(tool)} for tool in self.reply_format.tools]
             body["tool_choice"] = "required"
-        elif self.action_format in ("qwen2.5", "qwen3", "opencua"):
-            body["messages"][0] = {"role": "system", "content": self._own_system_prompt()}
         return body
 
     def _send(self, messages: list[dict[str, Any]], images: list[Any]) -> Any:
@@ -295,64 +282,12 @@ class OpenAIChatPolicy:
             raise UnexpectedAnswer("the service's answer is not a chat completion: it has no choice with a 'message'")
         return response
 
-    def _own_system_prompt(self) -> str:
-        """The system prompt Qwen's cookbooks or OpenCUA's agent give the model."""
-        if self.action_format == "opencua":
-            from gui_agent.action_formats.opencua import opencua_system_prompt
-
-            return opencua_system_prompt("l2")
-        from gui_agent.action_formats.qwen_computer import qwen_computer_system_prompt
-
-        assert self._episode is not None
-        screen = self._episode.meta.env.screen
-        return qwen_computer_system_prompt(screen_width=screen.width, screen_height=screen.height,
-                                           version=self.action_format.removeprefix("qwen"),  # type: ignore[arg-type]
-                                           min_pixels=self.min_pixels, max_pixels=self.max_pixels)
-
     def _parse(self, message: Any, width: int, height: int) -> tuple[str | None, list[Action], str]:
-        text = message.content or ""
-        if self.action_format == "json":
-            return _parse_tool_calls(message, text)
-        if self.action_format in ("qwen2.5", "qwen3"):
-            from gui_agent.action_formats.qwen_computer import parse_qwen_computer, qwen_tool_call_text
-
-            for call in getattr(message, "tool_calls", None) or []:  # a server with a tool-call parser moved them
-                text += "\n" + qwen_tool_call_text({"name": call.function.name, "arguments": call.function.arguments})
-            reply = parse_qwen_computer(text, screen_width=width, screen_height=height,
-                                        version=self.action_format.removeprefix("qwen"),  # type: ignore[arg-type]
-                                        min_pixels=self.min_pixels, max_pixels=self.max_pixels)
-            return reply.thought, list(reply.actions), text
-        if self.action_format == "opencua":
-            from gui_agent.action_formats.opencua import parse_opencua
-
-            opencua = parse_opencua(text, screen_width=width, screen_height=height, min_pixels=self.min_pixels, max_pixels=self.max_pixels)
-            return opencua.thought, list(opencua.actions), text
-        from models.vlm.replies import parse_reply
-
-        bounds = {"min_pixels": self.min_pixels, "max_pixels": self.max_pixels} if self.action_format == "uitars" else {}
-        parsed = parse_reply(text, self.action_format, screen_width=width, screen_height=height, **bounds)
-        return parsed.thought, parsed.actions, text
-
-
-def _parse_tool_calls(message: Any, text: str) -> tuple[str | None, list[Action], str]:
-    """Canonical actions of a reply's tool calls (their arguments are the action fields)."""
-    calls = list(getattr(message, "tool_calls", None) or [])
-    raw = json.dumps({"content": text or None, "tool_calls": [{"name": c.function.name, "arguments": c.function.arguments} for c in calls]})
-    if not calls:
-        raise ActionParseError("the reply calls no tool", raw)
-    actions = []
-    for call in calls:
-        try:
-            arguments = json.loads(call.function.arguments or "{}")
-        except json.JSONDecodeError as exc:
-            raise ActionParseError(f"{call.function.name}: arguments are not JSON ({exc})", raw) from None
-        if not isinstance(arguments, Mapping):
-            raise ActionParseError(f"{call.function.name}: arguments must be an object", raw)
-        try:
-            actions.append(action_from_dict({"kind": call.function.name, **arguments}))
-        except ActionError as exc:
-            raise ActionParseError(str(exc), raw) from None
-    return (text.strip() or None), actions, raw
+        """(thought, actions, the reply as recorded): the text and any tool calls, read by the format."""
+        calls = [ToolCall(call.function.name, call.function.arguments) for call in getattr(message, "tool_calls", None) or []]
+        text = self.reply_format.reply_text(message.content or "", calls)
+        reply = self.reply_format.parse(text, screen_width=width, screen_height=height)
+        return reply.thought, reply.actions, text
 
 
 def _sdk() -> Any:
@@ -375,18 +310,11 @@ def load_openai_policy(argument: str) -> OpenAIChatPolicy:
     model, options = parse_spec("openai", argument, OPTIONS)
     endpoint = endpoint_from(options, model=model, default_key_env="OPENAI_API_KEY", default_base_url=None,
                              base_url_env="OPENAI_BASE_URL", needs_key=not (options.get("base_url") or _env_base_url()) or "key_env" in options)
-    action_format = options.get("format", "uitars")
-    # The smart_resize bounds of the model's own processor: UI-TARS' for uitars, Qwen2.5-VL's
-    # defaults for the Qwen-based formats.
-    from gui_agent.action_formats.qwen_computer import QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS
-
-    bounds = (QWEN25_MIN_PIXELS, QWEN25_MAX_PIXELS) if action_format in ("qwen2.5", "opencua") else (MIN_PIXELS, MAX_PIXELS)
     return OpenAIChatPolicy(
-        model, endpoint=endpoint, action_format=action_format, images=options.get("images", 1),
+        model, endpoint=endpoint, action_format=options.get("format", "uitars"), images=options.get("images", 1),
         history=options.get("history", 5), max_tokens=options.get("max_tokens"),
         temperature=options.get("temperature"), reasoning_effort=options.get("reasoning_effort"),
-        min_pixels=options.get("min_pixels", bounds[0]),
-        max_pixels=options.get("max_pixels", bounds[1]),
+        min_pixels=options.get("min_pixels"), max_pixels=options.get("max_pixels"),
     )
 
 
@@ -396,5 +324,5 @@ def _env_base_url() -> str | None:
     return os.environ.get("OPENAI_BASE_URL") or None
 
 
-__all__ = ["FORMATS", "OPTIONS", "REASONING_EFFORTS", "OpenAIChatPolicy", "chat_messages", "drop_oldest_image", "is_reasoning_model",
+__all__ = ["OPTIONS", "REASONING_EFFORTS", "OpenAIChatPolicy", "chat_messages", "drop_oldest_image", "is_reasoning_model",
            "load_openai_policy", "png_data_url"]

@@ -12,8 +12,9 @@ idefics3       idefics3 (SmolVLM)       ``pyautogui``       pixels of the screen
 =============  =======================  ==================  ==============================
 
 UI-TARS and the other GUI models built on Qwen2-VL / Qwen2.5-VL are these families; the
-reply formats are those of :mod:`gui_agent.export.sft` (the training rows), so a model
-fine-tuned on our export answers in the form this policy parses. Idefics3 / SmolVLM answer
+reply formats are registered ones (:data:`gui_agent.action_formats.FORMATS`, those the SFT
+export writes), so a model fine-tuned on our export answers in the form this policy parses,
+and the format says how the screenshot is sized and the reply read. Idefics3 / SmolVLM answer
 in OSWorld's pyautogui code (``Thought: ...`` then ``Action: pyautogui.click(12, 34)``):
 code is what small general VLMs have seen most of, and it needs no special tokens.
 """
@@ -21,8 +22,6 @@ code is what small general VLMs have seen most of, and it needs no special token
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from gui_agent.export.sft import ACTION_FORMATS
 
 #: Qwen2-VL's chat template (the released one): system turn, ``<|vision_start|><|image_pad|>
 #: <|vision_end|>`` per image, ``<|im_start|>assistant\n`` to generate.
@@ -58,15 +57,13 @@ class Family:
     Attributes:
         name: the family's name (the ``family=`` override of an ``hf:`` spec).
         model_types: the ``model_type`` values of configs of this family.
-        action_format: the reply format it is prompted for and parsed with (see
-            :mod:`gui_agent.export.sft`).
+        action_format: the name of the registered reply format it is prompted for and
+            parsed with (:data:`gui_agent.action_formats.FORMATS`).
         end_of_turn: the token that ends an assistant turn: generation stops there and
             training appends it to every reply.
         reply_prefix: text between the generation prompt and the reply as the family's
             template writes a finished turn (SmolVLM writes ``Assistant: text``).
         chat_template: used when the model's processor has none.
-        coordinate_frame: ``"smart_resize"`` when replies are in pixels of the resized
-            image (its min/max pixels then come from the processor), else ``"screen"``.
     """
 
     name: str
@@ -75,19 +72,13 @@ class Family:
     end_of_turn: str
     reply_prefix: str
     chat_template: str
-    coordinate_frame: str = "screen"
 
 
 FAMILIES: dict[str, Family] = {
     "qwen2_vl": Family("qwen2_vl", ("qwen2_vl",), "uitars-v1", "<|im_end|>", "", QWEN_CHAT_TEMPLATE),
-    "qwen2_5_vl": Family("qwen2_5_vl", ("qwen2_5_vl",), "uitars", "<|im_end|>", "", QWEN_CHAT_TEMPLATE, "smart_resize"),
+    "qwen2_5_vl": Family("qwen2_5_vl", ("qwen2_5_vl",), "uitars", "<|im_end|>", "", QWEN_CHAT_TEMPLATE),
     "idefics3": Family("idefics3", ("idefics3",), "pyautogui", "<end_of_utterance>", " ", IDEFICS3_CHAT_TEMPLATE),
 }
-
-#: Reply formats a policy can read back (``canonical`` has no parser of model replies).
-PARSEABLE_FORMATS: tuple[str, ...] = ("uitars", "uitars-v1", "pyautogui")
-
-assert set(PARSEABLE_FORMATS) <= set(ACTION_FORMATS)
 
 
 def supported_model_types() -> list[str]:

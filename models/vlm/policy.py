@@ -3,30 +3,28 @@
 Each step the prompt is built by the SFT export's own row builder
 (:class:`gui_agent.export.sft.SftEpisode`): the same system prompt, task line, list of
 previous actions and last N screenshots a model fine-tuned on our export was trained on.
-The reply is parsed by the foundation's parsers (:mod:`models.vlm.replies`); the usage of
-each call (prompt and reply tokens, images, latency) goes into the step record.
+The reply is parsed by its format's parser (:data:`gui_agent.action_formats.FORMATS`); the
+usage of each call (prompt and reply tokens, images, latency) goes into the step record.
 
-Coordinates. ``uitars-v1`` replies are 0..1000 of the screenshot; ``uitars`` (Qwen2.5-VL /
-UI-TARS-1.5) replies are pixels of the image after the processor's ``smart_resize``, so
-they are mapped back with the processor's own min/max pixels, and every call checks that
-the processor really produced that frame (``image_grid_thw``); ``pyautogui`` replies are
-pixels of the screenshot.
+Coordinates. ``uitars-v1`` replies are 0..1000 of the screenshot; ``pyautogui`` replies are
+pixels of the screenshot. A format whose image size is ``smart_resize`` (``uitars``:
+Qwen2.5-VL / UI-TARS-1.5) answers in pixels of the image after the processor's resize, so
+its replies are mapped back with the processor's own min/max pixels, and every call checks
+that the processor really produced that frame (``image_grid_thw``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from gui_agent.action_formats.uitars import smart_resize
+from gui_agent.action_formats import FORMATS, ActionFormat, SmartResize, format_names
 from gui_agent.envs.base import Observation
 from gui_agent.episode.format import ActorInfo, EnvInfo, EpisodeMeta, ScreenSize, TaskInfo
 from gui_agent.errors import ActionParseError, ModelError
 from gui_agent.export.sft import SftEpisode, SftOptions
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.vlm.families import PARSEABLE_FORMATS
 from models.vlm.generation import Generation, generate, to_pil
 from models.vlm.loading import LoadedVlm, load_vlm
-from models.vlm.replies import parse_reply
 from models.vlm.settings import ServeSettings, parse_spec, read_settings
 
 
@@ -37,8 +35,10 @@ class VlmPolicy:
         self.vlm = vlm
         self.settings = settings or ServeSettings()
         self.action_format = self.settings.format or vlm.family.action_format
-        if self.action_format not in PARSEABLE_FORMATS:
-            raise ModelError(f"reply format {self.action_format!r} cannot be parsed; expected one of {', '.join(PARSEABLE_FORMATS)}")
+        servable = format_names(sft=True, parses=True)
+        if self.action_format not in servable:
+            raise ModelError(f"reply format {self.action_format!r} cannot be parsed; expected one of {', '.join(servable)}")
+        self.reply_format = FORMATS[self.action_format]
         self.name = name or f"hf:{vlm.source}"
         self._task: TaskContext | None = None
         self._episode: SftEpisode | None = None
@@ -80,7 +80,7 @@ class VlmPolicy:
                 env=EnvInfo(kind="browser", screen=ScreenSize(width=int(width), height=int(height))),
                 actor=ActorInfo(type="policy", name=self.name),
             )
-            options = SftOptions(action_format=self.action_format, images=self.settings.images, history=self.settings.history)  # type: ignore[arg-type]
+            options = SftOptions(action_format=self.action_format, images=self.settings.images, history=self.settings.history)
             self._episode = SftEpisode(meta, self._task.instruction, options)
         return self._episode
 
@@ -89,12 +89,12 @@ class VlmPolicy:
         answer = generate(self.vlm, messages, images, max_new_tokens=self.settings.max_new_tokens,
                           num_samples=n, temperature=temperature)
         height, width = observation.screenshot.shape[:2]
-        bounds = self._check_frame(answer, width, height)
+        reader = self._check_frame(answer, width, height)
         outputs: list[PolicyOutput] = []
         failures: list[ActionParseError] = []
         for text in answer.texts:
             try:
-                parsed = parse_reply(text, self.action_format, screen_width=width, screen_height=height, **bounds)
+                parsed = reader.parse(text, screen_width=width, screen_height=height)
             except ActionParseError as exc:
                 failures.append(exc)
                 continue
@@ -107,23 +107,28 @@ class VlmPolicy:
                 output.info["unparseable_samples"] = len(failures)
         return outputs
 
-    def _check_frame(self, answer: Generation, width: int, height: int) -> dict[str, int]:
-        """smart_resize bounds for ``uitars`` replies, after checking the model saw that frame."""
-        if self.action_format != "uitars":
-            return {}
+    def _check_frame(self, answer: Generation, width: int, height: int) -> ActionFormat:
+        """The format to read the replies with: for a smart_resize format, with the processor's
+        own bounds, after checking the model saw that frame."""
+        if not isinstance(self.reply_format.image_size, SmartResize):
+            return self.reply_format
         min_pixels, max_pixels = self.vlm.pixel_bounds()
+        served = self.reply_format.with_pixels(min_pixels=min_pixels, max_pixels=max_pixels)
         grid = answer.inputs.get("image_grid_thw")
         if grid is None:
-            raise ModelError(f"{self.vlm.source}: 'uitars' (UI-TARS-1.5) replies need a Qwen2.5-VL style processor "
-                             "that reports image_grid_thw; use format=uitars-v1 or pyautogui")
+            in_screen_pixels = [name for name in format_names(sft=True, parses=True)
+                                if not isinstance(FORMATS[name].image_size, SmartResize)]
+            raise ModelError(f"{self.vlm.source}: {self.action_format!r} replies are pixels of the smart_resize'd "
+                             "screenshot and need a Qwen2.5-VL style processor that reports image_grid_thw; use format="
+                             f"{' or '.join(in_screen_pixels)}")
         patch = int(self.vlm.processor.image_processor.patch_size)
-        seen = (int(grid[-1][1]) * patch, int(grid[-1][2]) * patch)
-        expected = smart_resize(height, width, min_pixels=min_pixels, max_pixels=max_pixels)
+        seen = (int(grid[-1][2]) * patch, int(grid[-1][1]) * patch)
+        expected = served.image_frame(width, height)
         if seen != expected:
             raise ModelError(f"{self.vlm.source}: the processor resized the {width}x{height} screenshot to "
-                             f"{seen[1]}x{seen[0]}, not smart_resize's {expected[1]}x{expected[0]}; UI-TARS-1.5 "
-                             "coordinates would be misread")
-        return {"min_pixels": min_pixels, "max_pixels": max_pixels}
+                             f"{seen[0]}x{seen[1]}, not smart_resize's {expected[0]}x{expected[1]}; "
+                             f"{self.action_format!r} coordinates would be misread")
+        return served
 
 
 def load_vlm_policy(argument: str) -> VlmPolicy:

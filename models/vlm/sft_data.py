@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gui_agent.action_formats.uitars import MAX_PIXELS, MIN_PIXELS, smart_resize
+from gui_agent.action_formats import FORMATS, SmartResize, format_names
 from gui_agent.errors import ModelError
 from gui_agent.export.layout import SFT, SPLIT_GLOB
-from gui_agent.export.sft import ACTION_FORMATS, SftEpisode, SftOptions, system_prompt
-from models.vlm.families import PARSEABLE_FORMATS
+from gui_agent.export.sft import SftEpisode, SftOptions
 from models.vlm.generation import prepare_inputs
 from models.vlm.loading import LoadedVlm
 
@@ -90,8 +89,8 @@ def rows_from_episodes(paths: Sequence[str | Path], options: SftOptions) -> SftD
 def rows_from_export(path: Path, *, declared_format: str | None = None, split: str = "train") -> SftData:
     """Rows of an export's ``sft`` config, split ``split``.
 
-    The format is read from the rows' system prompt; UI-TARS v1 and 1.5 rows share one, so
-    for them ``declared_format`` (``--format``) must say which.
+    The format is read from the rows' system prompt; formats that share one (UI-TARS v1 and
+    1.5) differ only in coordinates, so for them ``declared_format`` (``--format``) must say which.
     """
     import pyarrow.parquet as pq
 
@@ -104,32 +103,55 @@ def rows_from_export(path: Path, *, declared_format: str | None = None, split: s
         rows.extend(pq.read_table(shard, columns=["images", "messages"]).to_pylist())
     if not rows:
         raise ModelError(f"{path}: the sft export's {split!r} split has no rows")
-    kinds = {_prompt_kind(row, path) for row in rows}
+    prompts = _SftPrompts()
+    kinds = {prompts.formats_of(row, path) for row in rows}
     if len(kinds) > 1:
-        raise ModelError(f"{path}: rows in several reply formats ({', '.join(sorted(kinds))}); export one format")
-    kind = kinds.pop()
-    if kind == "uitars" and declared_format not in (None, "uitars", "uitars-v1"):
-        raise ModelError(f"{path}: the export's rows are in UI-TARS form, not {declared_format!r}")
-    if kind == "uitars":
-        if declared_format is None:
-            raise ModelError(f"{path}: UI-TARS rows; their prompt does not say whether coordinates are v1 (0..1000) or "
-                             "1.5 (smart_resize pixels): pass --format uitars-v1 or --format uitars, as exported")
-        kind = declared_format
-    elif declared_format is not None and declared_format != kind:
-        raise ModelError(f"{path}: the export's rows are in {kind!r} form, not {declared_format!r}")
+        raise ModelError(f"{path}: rows in several reply formats ({', '.join(sorted(' or '.join(k) for k in kinds))}); "
+                         "export one format")
+    candidates = kinds.pop()
+    if declared_format is not None and declared_format not in candidates:
+        form = FORMATS[candidates[0]].family if len(candidates) > 1 else repr(candidates[0])
+        raise ModelError(f"{path}: the export's rows are in {form} form, not {declared_format!r}")
+    if declared_format is None and len(candidates) > 1:
+        raise ModelError(f"{path}: {FORMATS[candidates[0]].family} rows; their prompt is that of {', '.join(candidates)}, "
+                         f"which differ in coordinates only: pass {' or '.join(f'--format {name}' for name in candidates)}, "
+                         "as exported")
+    kind = declared_format or candidates[0]
     history = max(_listed_actions(row) for row in rows)
     return SftData(rows=rows, action_format=kind, images=max(len(row["images"]) for row in rows),
                    history=history)
 
 
-def _prompt_kind(row: dict[str, Any], where: Path) -> str:
-    """``uitars`` (v1 or 1.5), ``pyautogui`` or ``canonical``, by the row's system prompt."""
-    system = row["messages"][0]["content"][0]["text"]
-    matches = [name for name in ACTION_FORMATS if system_prompt(name) == system]  # type: ignore[arg-type]
-    if not matches:
-        raise ModelError(f"{where}: a row's system prompt is not one of gui_agent's SFT prompts; "
-                         "export with this version of 'gui-agent export --format sft'")
-    return matches[0]
+class _SftPrompts:
+    """Which SFT formats a row's system prompt is, by the screen it shows (prompts per size, kept)."""
+
+    def __init__(self) -> None:
+        self._by_size: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
+
+    def formats_of(self, row: dict[str, Any], where: Path) -> tuple[str, ...]:
+        """Names of the SFT formats whose system prompt the row's is, in registry order."""
+        size = _image_size(row["images"][-1])
+        if size not in self._by_size:
+            by_prompt: dict[str, tuple[str, ...]] = {}
+            for name in format_names(sft=True):
+                prompt = FORMATS[name].system_prompt(screen_width=size[0], screen_height=size[1])
+                by_prompt[prompt] = (*by_prompt.get(prompt, ()), name)
+            self._by_size[size] = by_prompt
+        matches = self._by_size[size].get(row["messages"][0]["content"][0]["text"])
+        if not matches:
+            raise ModelError(f"{where}: a row's system prompt is not one of gui_agent's SFT prompts; "
+                             "export with this version of 'gui-agent export --format sft'")
+        return matches
+
+
+def _image_size(image: Any) -> tuple[int, int]:
+    """(width, height) of a row's screenshot (an image cell of the export: bytes), read from its header."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(image["bytes"])) as opened:
+        return opened.size
 
 
 def _listed_actions(row: dict[str, Any]) -> int:
@@ -155,9 +177,10 @@ def load_rows(inputs: Sequence[str | Path], options: SftOptions, *, declared_for
                        images=max(p.images for p in parts), history=max(p.history for p in parts))
     else:
         data = rows_from_episodes(paths, options)
-    if data.action_format not in PARSEABLE_FORMATS:
+    servable = format_names(sft=True, parses=True)
+    if data.action_format not in servable:
         raise ModelError(f"reply format {data.action_format!r} cannot be parsed back at inference; "
-                         f"train on one of {', '.join(PARSEABLE_FORMATS)}")
+                         f"train on one of {', '.join(servable)}")
     if not data.rows:
         reasons = "; ".join(f"{reason} ({n})" for reason, n in data.skipped.most_common(5)) or "no steps"
         raise ModelError(f"no training rows: {reasons}")
@@ -173,22 +196,29 @@ def row_texts(row: dict[str, Any]) -> Iterator[str]:
 
 
 def check_frames(data: SftData, vlm: LoadedVlm) -> None:
-    """``uitars`` rows are written in pixels of smart_resize with UI-TARS' default bounds; the
-    model must see the same frame, or it learns coordinates it will misread later."""
-    if data.action_format != "uitars":
+    """Rows of a smart_resize format (``uitars``) are written in pixels of smart_resize with
+    the format's default bounds; the model must see the same frame, or it learns coordinates
+    it will misread later."""
+    written_by = FORMATS[data.action_format]
+    rule = written_by.image_size
+    if not isinstance(rule, SmartResize):
         return
     from models.vlm.generation import to_pil
 
-    bounds = vlm.pixel_bounds()
+    low, high = vlm.pixel_bounds()
+    seen_by = written_by.with_pixels(min_pixels=low, max_pixels=high)
     sizes = {to_pil(row["images"][-1]).size for row in data.rows}
     for width, height in sorted(sizes):
-        written = smart_resize(height, width, min_pixels=MIN_PIXELS, max_pixels=MAX_PIXELS)
-        seen = smart_resize(height, width, min_pixels=bounds[0], max_pixels=bounds[1])
+        written = written_by.image_frame(width, height)
+        seen = seen_by.image_frame(width, height)
         if written != seen:
+            in_screen_pixels = [name for name in format_names(sft=True, parses=True)
+                                if not isinstance(FORMATS[name].image_size, SmartResize)]
             raise ModelError(
-                f"{vlm.source}: its processor resizes a {width}x{height} screen to {seen[1]}x{seen[0]}, but the "
-                f"'uitars' rows give coordinates in {written[1]}x{written[0]} (min_pixels={MIN_PIXELS}, "
-                f"max_pixels={MAX_PIXELS}); set those in preprocessor_config.json or train with --format uitars-v1"
+                f"{vlm.source}: its processor resizes a {width}x{height} screen to {seen[0]}x{seen[1]}, but the "
+                f"{data.action_format!r} rows give coordinates in {written[0]}x{written[1]} (min_pixels={rule.min_pixels}, "
+                f"max_pixels={rule.max_pixels}); set those in preprocessor_config.json or train with "
+                f"--format {' or '.join(in_screen_pixels)}"
             )
 
 

@@ -145,7 +145,7 @@ def train_vlm(config: TrainConfig, *, on_row: ProgressCallback | None = None) ->
     out = Path(config.out)
     _check_out(out, config.overwrite)
     family = _target_family(config)
-    options = SftOptions(action_format=config.action_format or family.action_format,  # type: ignore[arg-type]
+    options = SftOptions(action_format=config.action_format or family.action_format,
                          images=config.images, history=config.history)
     data = load_rows(config.inputs, options, declared_format=config.action_format)
     if config.threads:

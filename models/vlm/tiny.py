@@ -18,12 +18,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from gui_agent.action_formats.image_size import UITARS_MIN_PIXELS
 from models.vlm.families import FAMILIES, IDEFICS3_CHAT_TEMPLATE, QWEN_CHAT_TEMPLATE
 from models.vlm.processors import make_processor, save_processor
 
-#: Smallest Qwen image: UI-TARS' own lower bound (100 patches of 28x28), so the smart_resize
-#: frame of a UI-TARS-1.5 reply is the one the foundation's parser assumes by default.
-QWEN_MIN_PIXELS = 100 * 28 * 28
 #: Largest Qwen image, kept small so a tiny model sees at most ~400 merged image tokens.
 QWEN_MAX_PIXELS = 400 * 28 * 28
 
@@ -162,7 +160,9 @@ def _qwen(tokenizer: Any, hidden_size: int, layers: int, *, v2_5: bool) -> tuple
                   "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}
         config = Qwen2VLConfig(text_config=text, vision_config=vision, **ids)
         model = Qwen2VLForConditionalGeneration(config)
-    image_processor = Qwen2VLImageProcessorPil(min_pixels=QWEN_MIN_PIXELS, max_pixels=QWEN_MAX_PIXELS)
+    # The smallest image is UI-TARS' lower bound, so the smart_resize frame of a UI-TARS-1.5
+    # reply is the one the ``uitars`` format assumes by default.
+    image_processor = Qwen2VLImageProcessorPil(min_pixels=UITARS_MIN_PIXELS, max_pixels=QWEN_MAX_PIXELS)
     processor = make_processor("qwen2_5_vl" if v2_5 else "qwen2_vl", image_processor=image_processor,
                                tokenizer=tokenizer, chat_template=QWEN_CHAT_TEMPLATE)
     return model, processor

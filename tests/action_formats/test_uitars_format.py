@@ -8,15 +8,12 @@ import math
 import pytest
 
 from gui_agent.action_formats.uitars import (
-    MAX_PIXELS,
-    MIN_PIXELS,
     SCROLL_CLICKS,
     WAIT_SECONDS,
     UITarsReply,
     coordinate_frame,
     format_uitars,
     parse_uitars,
-    smart_resize,
 )
 from gui_agent.actions import Click, Done, Drag, Hotkey, Move, Scroll, Type, Wait
 from gui_agent.errors import ActionError, ActionParseError
@@ -161,29 +158,6 @@ def test_scroll_without_coordinates_needs_the_pointer() -> None:
     with pytest.raises(ActionParseError) as info:
         parse_uitars(text, version="v1", **FHD)
     assert "pointer" in info.value.reason and info.value.raw == text
-
-
-def test_smart_resize_known_values() -> None:
-    assert smart_resize(1080, 1920) == (1092, 1932)
-    assert smart_resize(720, 1280) == (728, 1288)
-    assert smart_resize(768, 1366) == (756, 1372)
-    assert smart_resize(100, 100) == (280, 280)  # below MIN_PIXELS: scaled up
-    assert smart_resize(2880, 5120) == (2688, 4760)  # above MAX_PIXELS: scaled down
-    assert smart_resize(10, 10, min_pixels=1) == (28, 28)
-    with pytest.raises(ValueError):
-        smart_resize(10, 3000)  # aspect ratio above 200
-    with pytest.raises(ValueError):
-        smart_resize(0, 100)
-
-
-@pytest.mark.parametrize(
-    ("height", "width"), list(itertools.product([240, 600, 1080, 1440, 2160, 4320], [320, 800, 1920, 3440, 7680]))
-)
-def test_smart_resize_invariants(height: int, width: int) -> None:
-    h, w = smart_resize(height, width)
-    assert h % 28 == 0 and w % 28 == 0
-    assert MIN_PIXELS <= h * w <= MAX_PIXELS
-    assert abs(w / h - width / height) / (width / height) < 0.1
 
 
 def test_coordinate_frame() -> None:

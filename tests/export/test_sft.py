@@ -23,7 +23,7 @@ from gui_agent.actions import (
     action_to_text,
 )
 from gui_agent.export import ExportError, ExportOptions, SftOptions, export_dataset
-from gui_agent.export.sft import UITARS_ACTION_SPACE
+from gui_agent.action_formats.uitars import UITARS_ACTION_SPACE
 from tests.synthetic_episodes import frame, write_synthetic
 
 ACTIONS = [Click(100, 50), Click(10, 20, button="right"), Move(30, 3), Drag(1, 2, 400, 300), Scroll(20, 20, dy=5),

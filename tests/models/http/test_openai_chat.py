@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gui_agent.action_formats.uitars import smart_resize
+from gui_agent.action_formats.image_size import smart_resize
 from gui_agent.actions import Click, Hotkey, Type
 from gui_agent.envs.base import Observation
 from gui_agent.errors import ActionParseError, ModelError, PolicyRequestError, PolicyServiceError
@@ -270,7 +270,8 @@ def test_base_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_qwen_and_opencua_are_prompted_their_own_way_and_read_in_their_frames() -> None:
     from gui_agent.action_formats.opencua import opencua_system_prompt
-    from gui_agent.action_formats.qwen_computer import QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS, qwen_computer_system_prompt
+    from gui_agent.action_formats.image_size import QWEN25_MAX_PIXELS, QWEN25_MIN_PIXELS
+    from gui_agent.action_formats.qwen_computer import qwen_computer_system_prompt
 
     width, height = SCREEN
     frame_h, frame_w = smart_resize(height, width, min_pixels=QWEN25_MIN_PIXELS, max_pixels=QWEN25_MAX_PIXELS)

@@ -146,24 +146,24 @@ def test_chat_templates_of_each_family(tiny_model_dirs: dict[str, Path]) -> None
 
 
 def test_replies_are_read_by_the_foundation_parsers() -> None:
+    from gui_agent.action_formats import FORMATS
     from gui_agent.actions import Click, Drag, Type
-    from models.vlm.replies import parse_reply
 
     code = "Thought: drag it\nAction: pyautogui.moveTo(10, 20)\npyautogui.dragTo(30, 40, duration=1.0, button='left')"
-    parsed = parse_reply(code, "pyautogui", screen_width=160, screen_height=210)
+    parsed = FORMATS["pyautogui"].parse(code, screen_width=160, screen_height=210)
     assert parsed.thought == "drag it" and parsed.actions == [Drag(10, 20, 30, 40)]
-    v1 = parse_reply("Action: click(start_box='<|box_start|>(500,500)<|box_end|>')\n\ntype(content='hi')", "uitars-v1",
-                     screen_width=160, screen_height=210)
+    v1 = FORMATS["uitars-v1"].parse("Action: click(start_box='<|box_start|>(500,500)<|box_end|>')\n\ntype(content='hi')",
+                                    screen_width=160, screen_height=210)
     assert v1.thought is None and v1.actions == [Click(80, 105), Type("hi")]
     # UI-TARS-1.5 pixels are of the smart_resize'd image, with the bounds the model was served with.
-    served = parse_reply("Action: click(start_box='(84,112)')", "uitars", screen_width=160, screen_height=210,
-                         min_pixels=56 * 56, max_pixels=400 * 28 * 28)
-    default = parse_reply("Action: click(start_box='(126,168)')", "uitars", screen_width=160, screen_height=210)
+    served = FORMATS["uitars"].with_pixels(min_pixels=56 * 56, max_pixels=400 * 28 * 28).parse(
+        "Action: click(start_box='(84,112)')", screen_width=160, screen_height=210)
+    default = FORMATS["uitars"].parse("Action: click(start_box='(126,168)')", screen_width=160, screen_height=210)
     assert served.actions == default.actions == [Click(80, 105)]
     for text, fmt in [("pyautogui.click(1, 2)", "pyautogui"), ("Action: pyautogui.launch('x')", "pyautogui"),
                       ("Thought: hm", "uitars")]:
         with pytest.raises(ActionParseError) as caught:
-            parse_reply(text, fmt, screen_width=160, screen_height=210)
+            FORMATS[fmt].parse(text, screen_width=160, screen_height=210)
         assert caught.value.raw == text
 
 
