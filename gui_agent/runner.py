@@ -23,6 +23,7 @@ from gui_agent.checks.evaluation import EvalResult, evaluate
 from gui_agent.envs.base import Env, Observation
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import ActorInfo, EpisodeWriter, FrameFormat, Outcome, TaskInfo
+from gui_agent.episode.labels import SEED
 from gui_agent.errors import (
     ActionParseError,
     EnvDiedError,
@@ -161,12 +162,15 @@ def run_episode(
 
 def _create_writer(task: Task, env: Env, policy: Policy, out_dir: str | Path, seed: int | None, *, instruction: str,
                    frame_format: FrameFormat = "png") -> EpisodeWriter:
+    labels: dict[str, Any] = {}
+    if seed is not None:
+        SEED.set(labels, seed)
     return EpisodeWriter.create(
         out_dir,
         task=TaskInfo(id=task.id, instruction=instruction, source=task.source),
         env=env.env_info(),
         actor=ActorInfo(type="policy", name=policy.name),
-        labels={"seed": seed} if seed is not None else {},
+        labels=labels,
         frame_format=frame_format,
     )
 

@@ -26,7 +26,8 @@ import time
 from typing import Any
 
 from gui_agent.envs.browser.chromium import ChromiumProcess
-from recorder.display import RecorderError
+from gui_agent.episode.labels import MINIWOB, SEED
+from recorder.errors import RecorderError
 from recorder.miniwob_page import MiniWobPage
 from recorder.reduce import Reduced
 from recorder.session import RecordingSession, SessionConfig
@@ -182,8 +183,10 @@ class BrowserRecording:
         config = self.session.config
         config.task = config.task or instruction
         config.task_id = config.task_id or task.task_id
-        config.labels = {**config.labels, "seed": task.seed,
-                         "miniwob": {"task": task.task, "shown_t": round(self.session.clock.now(), 4)}}
+        labels = dict(config.labels)
+        SEED.set(labels, task.seed)
+        MINIWOB.set(labels, {"task": task.task, "shown_t": round(self.session.clock.now(), 4)})
+        config.labels = labels
 
     def page_verdict(self) -> dict[str, object] | None:
         """A MiniWoB++ page's own verdict (``done``, ``raw_reward``, ``reason``); None for other pages

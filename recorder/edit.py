@@ -12,6 +12,7 @@ from typing import Any
 
 from gui_agent.episode.edit import Trim, apply_edit, is_edited
 from gui_agent.episode.format import Outcome
+from gui_agent.episode.labels import NOTES
 from gui_agent.episode.reader import Episode, read_episode
 from gui_agent.episode.writer import write_meta
 
@@ -45,9 +46,10 @@ def relabel(path: str | Path, *, success: bool | None = None, notes: str | None 
         notes = None
     episode = read_episode(folder, lenient=True)
     meta = episode.meta
-    update: dict[str, Any] = {"labels": {**meta.labels, **(labels or {})}}
+    new_labels = {**meta.labels, **(labels or {})}
     if notes is not None:
-        update["labels"]["notes"] = notes
+        NOTES.set(new_labels, notes)
+    update: dict[str, Any] = {"labels": new_labels}
     if success is not None:
         outcome = meta.outcome or Outcome()
         update["outcome"] = outcome.model_copy(update={"success": success})

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gui_agent.episode import read_episode, recover
 from gui_agent.episode.format import EPISODE_FILE, EVENTS_FILE, Stats
+from gui_agent.episode.labels import RECORDER
 from gui_agent.episode.reader import Episode, read_meta
 from gui_agent.episode.writer import EpisodeWriter, write_meta
 from recorder.events import read_events
@@ -22,7 +23,7 @@ from recorder.reduce import ReduceConfig, reduce_events
 
 def recorder_alive(labels: dict) -> bool:
     """True if the recorder that wrote these labels still runs on this host (never recover those)."""
-    info = labels.get("recorder") or {}
+    info = RECORDER.get(labels) or {}
     pid, host = info.get("pid"), info.get("host")
     if not isinstance(pid, int) or host != socket.gethostname():
         return False

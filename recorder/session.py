@@ -37,14 +37,16 @@ from gui_agent.episode.format import (
     ScreenSize,
     TaskInfo,
 )
+from gui_agent.episode.labels import EVENTS, KEYFRAME_STALENESS, NOTES, RECORDER, SCREEN_GRABS, VIDEO
 from gui_agent.episode.writer import EpisodeWriter
 from recorder.clock import Clock
-from recorder.display import RecorderError, check_display
+from recorder.display import check_display
+from recorder.errors import RecorderError, ScreenError
 from recorder.events import MODIFIERS, RawEvent
 from recorder.input_events import InputCapture
 from recorder.privacy import DEFAULT_MASK_PATTERN, TitleMask
 from recorder.reduce import ReduceConfig, Reduced, Reducer
-from recorder.screen import Frame, ScreenCapture, ScreenError, monitor_at
+from recorder.screen import Frame, ScreenCapture, monitor_at
 
 #: Event kinds whose keyframe is kept (they can begin an action).
 _ANCHOR_KINDS = ("down", "scroll", "key_down")
@@ -145,15 +147,18 @@ class RecordingSession:
             raise RecorderError(f"display {self.display!r} gave no usable frame")
         cfg = self.config
         task_id = cfg.task_id or "recorded"
+        labels: dict[str, Any] = {}
+        RECORDER.set(labels, {"pid": os.getpid(), "host": socket.gethostname(), "display": self.display, "monitors": layout[1:],
+                              "origin": [layout[0]["left"], layout[0]["top"]], "fps": cfg.fps, "pause_chord": cfg.pause_chord,
+                              "stop_chord": cfg.stop_chord, "mask_pattern": cfg.mask_pattern, "video_fps": cfg.video_fps})
+        labels.update(cfg.labels)
         self.writer = EpisodeWriter.create(
             cfg.out_dir,
             task=TaskInfo(id=task_id, instruction=cfg.task, source="human"),
             env=EnvInfo(kind=cfg.env_kind, app=cfg.app, screen=ScreenSize(width=layout[0]["width"], height=layout[0]["height"]), scale=1.0),  # type: ignore[arg-type]
             actor=ActorInfo(type="human", name=cfg.annotator),
             frame_format=cfg.frame_format,
-            labels={"recorder": {"pid": os.getpid(), "host": socket.gethostname(), "display": self.display,
-                                 "monitors": layout[1:], "origin": [layout[0]["left"], layout[0]["top"]], "fps": cfg.fps, "pause_chord": cfg.pause_chord, "stop_chord": cfg.stop_chord,
-                                 "mask_pattern": cfg.mask_pattern, "video_fps": cfg.video_fps}, **cfg.labels},
+            labels=labels,
         )
         self._events_file = open(self.writer.path / EVENTS_FILE, "a", encoding="utf-8")
         try:
@@ -240,16 +245,15 @@ class RecordingSession:
                labels: dict[str, Any] | None = None) -> Path:
         """Mark the episode complete with the annotator's verdict (``labels``: more episode labels)."""
         assert self.writer is not None
-        labels = {**(labels or {}), "events": self.n_events,
-                  "screen_grabs": {"count": self.screen.grabs, "late": self.screen.late_grabs,
-                                   "max_gap_s": round(self.screen.max_gap_s, 4)}}
+        labels = dict(labels or {})
+        EVENTS.set(labels, self.n_events)
+        SCREEN_GRABS.set(labels, {"count": self.screen.grabs, "late": self.screen.late_grabs, "max_gap_s": round(self.screen.max_gap_s, 4)})
         if self.video is not None:
-            labels["video"] = {"frames": len(self.video.times), "fps": self.video.fps, "error": self.video.error}
+            VIDEO.set(labels, {"frames": len(self.video.times), "fps": self.video.fps, "error": self.video.error})
         if notes:
-            labels["notes"] = notes
+            NOTES.set(labels, notes)
         if self.staleness:
-            labels["keyframe_staleness_s"] = {"max": round(max(self.staleness), 4),
-                                              "mean": round(sum(self.staleness) / len(self.staleness), 4)}
+            KEYFRAME_STALENESS.set(labels, {"max": round(max(self.staleness), 4), "mean": round(sum(self.staleness) / len(self.staleness), 4)})
         self.writer.finalize(Outcome(success=success, termination="stopped", reason=reason or self.stop_reason), labels=labels)
         return self.writer.path
 

@@ -17,6 +17,7 @@ from typing import Any
 from gui_agent.envs.base import Env
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import read_meta
+from gui_agent.episode.labels import REPLAY
 from gui_agent.episode.writer import write_meta
 from gui_agent.runner import RunResult, run_episode
 from replay.policy import AnchoredReplayPolicy, Mode, StepReport
@@ -111,6 +112,7 @@ def replay_episode(
             env.close()
     result = ReplayResult(source=source.episode.path, run=run, mode=mode, steps=policy.reports, threshold=threshold, refused=policy.refused)
     meta = read_meta(run.episode_path)
-    labels = {**meta.labels, "replay": result.summary()}
+    labels = dict(meta.labels)
+    REPLAY.set(labels, result.summary())
     write_meta(run.episode_path, meta.model_copy(update={"labels": labels}))
     return result

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from gui_agent.actions import Action, Click, Done, Drag, Move, Scroll
 from gui_agent.episode import Episode, read_episode
+from gui_agent.episode.labels import SEED
 from gui_agent.errors import EpisodeFormatError
 from gui_agent.evaluate.suite import SUITES_DIR
 from gui_agent.task import Task, load_task
@@ -131,11 +132,10 @@ def load_source(episode_path: str | Path, *, task_file: str | Path | None = None
         raise ReplayError(f"{path}: the episode has no steps; there is nothing to replay")
     meta = episode.meta
     task = load_task(task_file or find_task_file(meta.task.id, meta.task.source))
-    seed = meta.labels.get("seed")
     if task.environment.kind != meta.env.kind:
         raise ReplayError(
             f"{path}: the episode ran in a {meta.env.kind} environment but task {task.id} is a "
             f"{task.environment.kind} task; pass the right one with --task FILE"
         )
-    return SourceEpisode(episode=episode, task=task, seed=int(seed) if isinstance(seed, int) else None,
+    return SourceEpisode(episode=episode, task=task, seed=SEED.get(meta.labels),
                          origin=recorded_page_origin(episode))

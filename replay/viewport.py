@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 from gui_agent.episode import Episode
+from gui_agent.episode.labels import PAGE_ORIGIN
 
 
 def recorded_page_origin(episode: Episode) -> tuple[int, int] | None:
@@ -25,8 +26,8 @@ def recorded_page_origin(episode: Episode) -> tuple[int, int] | None:
     already page pixels)."""
     if episode.meta.env.kind != "browser":
         return None
-    measured = episode.meta.labels.get("page_origin")
-    if isinstance(measured, list) and len(measured) == 2 and all(isinstance(v, int) for v in measured):
+    measured = PAGE_ORIGIN.get(episode.meta.labels)
+    if measured is not None and len(measured) == 2:
         return None if tuple(measured) == (0, 0) else (measured[0], measured[1])
     offsets: Counter[tuple[int, int]] = Counter()
     for step in episode.steps:

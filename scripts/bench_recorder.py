@@ -116,6 +116,8 @@ def main() -> int:
     args = parser.parse_args()
 
     from gui_agent.envs.browser.chromium import ChromiumProcess
+    from gui_agent.episode import read_meta
+    from gui_agent.episode.labels import SCREEN_GRABS
 
     load_before = os.getloadavg()
     tmp = Path(tempfile.mkdtemp(prefix="bench_recorder_"))
@@ -228,7 +230,7 @@ def main() -> int:
     result["load_average_1_5_15_before_after"] = [[round(v, 2) for v in load_before], [round(v, 2) for v in os.getloadavg()]]
     result["frame_format"] = args.frame_format
     # Staleness is bounded by the grab gap its action fell into: the recorder counts them.
-    result["screen_grabs"] = json.loads((episode / "episode.json").read_text())["labels"].get("screen_grabs")
+    result["screen_grabs"] = SCREEN_GRABS.get(read_meta(episode).labels)
     result["keyframe_options"] = encode_options(episode, len(steps), duration, size, args.options_frames)
     print(json.dumps(result, indent=1))
     shutil.rmtree(tmp, ignore_errors=True)

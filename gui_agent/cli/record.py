@@ -138,7 +138,9 @@ def handle(args: argparse.Namespace) -> int:
         answer = _ask("Did the task succeed? [y/n] ")
         success = None if not answer else answer.lower().startswith("y")
     notes = args.notes if args.notes is not None else _ask("Notes (enter to skip): ")
-    page_labels = {"miniwob": {**session.config.labels.get("miniwob", {}), "verdict": verdict}} if verdict else None
+    from gui_agent.episode.labels import MINIWOB
+
+    page_labels = MINIWOB.item({**MINIWOB.get(session.config.labels, {}), "verdict": verdict}) if verdict else None
     path = session.finish(success=success, notes=notes or None, reason=error or reason, labels=page_labels)
     print(f"episode: {path}  steps={session.writer.n_steps} events={session.n_events}", flush=True)
     return 3 if error else 0

@@ -82,9 +82,10 @@ from gui_agent.episode.format import (
     frame_format_of,
     frame_path,
 )
+from gui_agent.episode.labels import EDITED, NOTES
 from gui_agent.episode.reader import Episode, read_episode, read_meta
 from gui_agent.episode.writer import write_meta
-from gui_agent.errors import ActionError, EpisodeFormatError
+from gui_agent.errors import ActionError, EditError, EpisodeFormatError
 
 EDITS_FILE = "edits.jsonl"
 ORIGINAL_PREFIX = "original."
@@ -96,10 +97,6 @@ MAX_TEXT = 10_000
 MAX_NOTE = 4_000
 _NEW_FRAMES = FRAMES_DIR + ".new"
 _OLD_FRAMES = FRAMES_DIR + ".old"
-
-
-class EditError(ValueError):
-    """An edit that cannot be applied: malformed, out of range, or to an episode that cannot be edited."""
 
 
 class _Op(BaseModel):
@@ -343,7 +340,7 @@ def _source_state(folder: Path) -> tuple[_State, int]:
 
 
 def _notes_of(meta: EpisodeMeta) -> Any:
-    notes = meta.labels.get("notes")
+    notes = NOTES.stored(meta.labels)  # carried over whatever its shape: an edit never drops what it does not read
     return None if notes in (None, "") else notes
 
 
@@ -451,11 +448,10 @@ def _prepare(folder: Path, state: _State, entries: list[EditEntry], original_ste
         prepared.discard()
         raise
     new_labels = {**meta.labels, **(labels or {})}
-    new_labels.pop("notes", None)
+    NOTES.pop(new_labels)
     if state.notes is not None:
-        new_labels["notes"] = state.notes
-    new_labels["edited"] = {"edits": len(entries), "by": entries[-1].by, "at": entries[-1].at,
-                            "original_steps": original_steps}
+        NOTES.set(new_labels, state.notes)
+    EDITED.set(new_labels, {"edits": len(entries), "by": entries[-1].by, "at": entries[-1].at, "original_steps": original_steps})
     prepared.meta = meta.model_copy(update={
         "labels": new_labels, "stats": Stats(steps=len(state.steps), duration_s=meta.stats.duration_s)})
     return prepared
@@ -483,10 +479,10 @@ def _check_editable(folder: Path) -> None:
 
 
 def _check_labels(labels: Mapping[str, Any] | None) -> None:
-    for key in ("notes", "edited"):
-        if labels and key in labels:
-            raise EditError(f"labels= cannot set {key!r}: it is derived from the edits"
-                            + (" (use a notes edit)" if key == "notes" else ""))
+    for label in (NOTES, EDITED):
+        if labels and label.name in labels:
+            raise EditError(f"labels= cannot set {label.name!r}: it is derived from the edits"
+                            + (" (use a notes edit)" if label is NOTES else ""))
 
 
 def _checked(folder: Path, edit: Edit | Mapping[str, Any]) -> tuple[Edit, list[EditEntry], _State, int]:

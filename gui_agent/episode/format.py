@@ -122,7 +122,8 @@ class EpisodeMeta(_Record):
     status: Status = "recording"
     frame_format: FrameFormat = Field(DEFAULT_FRAME_FORMAT, description="how the files in frames/ are encoded (both lossless)")
     outcome: Outcome | None = None
-    labels: dict[str, Any] = Field(default_factory=dict)
+    labels: dict[str, Any] = Field(default_factory=dict, description="the keys the project writes are declared in "
+                                   "gui_agent/episode/labels.py; any other key is kept as it is")
     stats: Stats = Field(default_factory=Stats)
 
 

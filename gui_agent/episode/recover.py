@@ -18,6 +18,7 @@ from gui_agent.episode.format import (
     Outcome,
     Stats,
 )
+from gui_agent.episode.labels import RECOVERY_PROBLEMS
 from gui_agent.episode.reader import Episode, read_episode, read_meta
 from gui_agent.episode.writer import write_meta
 
@@ -57,7 +58,7 @@ def recover(path: str | Path) -> Episode:
     duration = episode.steps[-1].t if episode.steps else 0.0
     labels = dict(episode.meta.labels)
     if episode.problems:
-        labels["recovery_problems"] = [str(problem) for problem in episode.problems]
+        RECOVERY_PROBLEMS.set(labels, [str(problem) for problem in episode.problems])
     meta = episode.meta.model_copy(
         update={
             "status": "recovered",

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from gui_agent.episode import EpisodeMeta
+from gui_agent.episode.labels import REVIEW
 
 #: The progress file that makes a folder a station's DATASET (``station.queue.PROGRESS_FILE``).
 STATION_FILE = "station.json"
@@ -32,8 +33,8 @@ def is_station_dataset(folder: Path) -> bool:
 
 def review_decision(meta: EpisodeMeta) -> Decision:
     """What a reviewer decided about this episode; anything but a well-formed decision is ``unreviewed``."""
-    review = meta.labels.get("review")
-    decision = review.get("decision") if isinstance(review, dict) else None
+    review = REVIEW.get(meta.labels)
+    decision = review.get("decision") if review is not None else None
     return decision if decision in ("accepted", "rejected") else "unreviewed"
 
 

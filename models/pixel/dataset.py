@@ -21,6 +21,7 @@ import torch
 from tqdm import tqdm
 
 from gui_agent.actions import Click, Type, action_from_dict
+from gui_agent.episode.labels import SEED
 from gui_agent.episode.reader import read_episode
 from gui_agent.errors import EpisodeFormatError, PolicyDataError
 from models.pixel.history import KINDS, History, action_kind
@@ -137,7 +138,7 @@ def load_demonstrations(
         if outcome is not None and outcome.success is False:
             skipped["failed episode"] += 1
             continue
-        seed = episode.meta.labels.get("seed")
+        seed = SEED.stored(episode.meta.labels)  # a group key: the seed as written, whatever its shape
         group = f"{episode.meta.task.id}|{seed if seed is not None else episode.meta.episode_id}"
         held_out = folder in val_episodes if val_paths else is_validation(group, val_fraction)
         samples = _episode_samples(episode, frames, max_side, group, skipped)

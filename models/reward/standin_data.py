@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from gui_agent.episode import read_episode
+from gui_agent.episode.labels import SEED
 from gui_agent.export.reward import (
     LABEL_REWARD,
     OutcomeSample,
@@ -71,7 +72,7 @@ def _write_records(writer: RewardDataWriter, episode_path: Path, policy: str, ta
     relative = writer.relative(episode_path)
     names = [s.frame_before for s in episode.steps] + [episode.final_frame]
     frames = [episode.load_frame(n) if n else None for n in names]
-    group = f"{task_id}|{episode.meta.labels.get('seed')}"
+    group = f"{task_id}|{SEED.stored(episode.meta.labels)}"  # a group key: the seed as written
     for step in episode.steps:
         before, after = frames[step.index], frames[step.index + 1]
         if before is None or after is None:
