@@ -40,7 +40,8 @@ from models.http.calls import ContextTooLong, call_with_retries, classify_sdk_er
 from models.http.computer_use import MAX_LOOKS_PER_STEP, Screen, finished, split_items, too_many_looks
 from models.http.concurrency import EndpointSlots
 from models.http.pricing import metered_usage
-from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
+from models.http.settings import Endpoint, display_size, endpoint_from, parse_spec
+from models.spec_options import Options, text, whole
 
 #: The beta flag each tool version is enabled with.
 TOOL_BETAS = {"computer_20250124": "computer-use-2025-01-24", "computer_20251124": "computer-use-2025-11-24"}
@@ -63,8 +64,8 @@ def tool_version_for(model: str) -> str:
     family = re.sub(r"(?:[-@]\d{8}.*|-latest|-v\d+(?::\d+)?)$", "", name)
     return TOOL_BY_MODEL.get(family, NEWEST_TOOL)
 
-OPTIONS = {"tool": PARSERS["text"], "display": PARSERS["display"], "images": PARSERS["positive_int"],
-           "max_tokens": PARSERS["positive_int"]}
+#: Options of ``anthropic:`` besides the common ones (:mod:`models.http.settings`).
+OPTIONS: Options = {"tool": text, "display": display_size, "images": whole(1), "max_tokens": whole(1)}
 SYSTEM = (
     "You operate a Linux computer through the computer tool to do the user's task. Look at the screen, act, and "
     "check the result. When the task is done, reply without calling a tool, with the answer if the task asks a "

@@ -62,23 +62,15 @@ from gui_agent.policy import PolicyOutput, TaskContext
 from models.http.calls import ContextTooLong, UnexpectedAnswer, call_with_retries, classify_sdk_error, require_fields, within_deadline
 from models.http.concurrency import EndpointSlots
 from models.http.pricing import metered_usage
-from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
+from models.http.settings import Endpoint, endpoint_from, parse_spec
+from models.spec_options import Options, number, one_of, text, whole
 
 #: Values of ``reasoning_effort`` that OpenAI's reasoning models take (each model a subset).
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
-
-
-def _effort(text: str) -> str:
-    if text not in REASONING_EFFORTS:
-        raise ValueError(f"must be one of {', '.join(REASONING_EFFORTS)}")
-    return text
-
-
 #: Options of ``openai:`` besides the common ones (:mod:`models.http.settings`).
-OPTIONS = {
-    "format": PARSERS["text"], "images": PARSERS["positive_int"], "history": PARSERS["count"],
-    "max_tokens": PARSERS["positive_int"], "temperature": PARSERS["price"], "reasoning_effort": _effort,
-    "min_pixels": PARSERS["positive_int"], "max_pixels": PARSERS["positive_int"],
+OPTIONS: Options = {
+    "format": text, "images": whole(1), "history": whole(0), "max_tokens": whole(1), "temperature": number(0),
+    "reasoning_effort": one_of(*REASONING_EFFORTS), "min_pixels": whole(1), "max_pixels": whole(1),
 }
 #: Model families that are OpenAI reasoning models (by the id's start, after any vendor
 #: prefix), and the chat models among their names that are not.

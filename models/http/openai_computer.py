@@ -32,10 +32,12 @@ from models.http.calls import call_with_retries, classify_sdk_error, require_fie
 from models.http.computer_use import MAX_LOOKS_PER_STEP, Screen, finished, split_items, too_many_looks
 from models.http.concurrency import EndpointSlots
 from models.http.pricing import metered_usage
-from models.http.settings import PARSERS, Endpoint, endpoint_from, parse_spec
+from models.http.settings import Endpoint, display_size, endpoint_from, parse_spec
+from models.spec_options import Options, text, whole
 
-OPTIONS = {"environment": PARSERS["text"], "display": PARSERS["display"], "acknowledge_safety_checks": PARSERS["count"],
-           "max_output_tokens": PARSERS["positive_int"]}
+#: Options of ``openai-cua:`` besides the common ones (:mod:`models.http.settings`).
+OPTIONS: Options = {"environment": text, "display": display_size, "acknowledge_safety_checks": whole(0),
+                    "max_output_tokens": whole(1)}
 INSTRUCTIONS = (
     "You operate a computer to do the user's task. When it is done, answer without a computer call, with the answer "
     "if the task asks a question. If it cannot be done, answer starting with 'FAIL:' and the reason."

@@ -1,7 +1,7 @@
 """The options of an HTTP policy spec: ``PREFIX:MODEL?key=value&key=value``.
 
 Shared by ``openai:``, ``anthropic:`` and ``openai-cua:``; each policy adds its own
-options to :data:`COMMON`. Keys come from the environment only, never from the command
+table of options to :data:`COMMON`, and :mod:`models.spec_options` parses them. Keys come from the environment only, never from the command
 line (a command line lands in shell history, process lists and logs): ``key_env=NAME``
 names the variable when it is not the vendor's usual one.
 
@@ -22,73 +22,41 @@ price_cached       US dollars per million cached input tokens                  t
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl
 
 from gui_agent.errors import ModelError
+from models import spec_options
 from models.http.calls import RetryPolicy
 from models.http.pricing import Price, override, price_of
+from models.spec_options import Options, number, text, whole
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError("must be at least 1")
-    return value
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise ValueError("must be 0 or more")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError("must be a number > 0")
-    return value
-
-
-def _price(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value) or value < 0:
-        raise ValueError("must be a number >= 0")
-    return value
-
-
-def _text(text: str) -> str:
-    if not text:
-        raise ValueError("needs a value")
-    return text
-
-
-def _display(text: str) -> tuple[int, int]:
-    width, sep, height = text.lower().partition("x")
+def display_size(value: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` (a computer-use tool's display) as (width, height)."""
+    width, sep, height = value.lower().partition("x")
     if not sep:
         raise ValueError("must be WIDTHxHEIGHT, e.g. 1280x800")
-    size = (int(width), int(height))
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        raise ValueError("must be WIDTHxHEIGHT in whole pixels, e.g. 1280x800") from None
     if min(size) < 1:
         raise ValueError("must be positive")
     return size
 
 
-#: Option parsers by name; each raises ValueError with what is wrong.
-Parser = Callable[[str], Any]
-COMMON: dict[str, Parser] = {
-    "base_url": _text, "key_env": _text, "timeout": _positive_float, "retries": _count, "backoff": _positive_float,
-    "max_concurrent": _positive_int, "price_in": _price, "price_out": _price, "price_cached": _price,
+#: The options every HTTP policy takes; each adds its own table (next to it) to these.
+COMMON: Options = {
+    "base_url": text, "key_env": text, "timeout": number(0, above=True), "retries": whole(0),
+    "backoff": number(0, above=True), "max_concurrent": whole(1), "price_in": number(0), "price_out": number(0),
+    "price_cached": number(0),
 }
-#: Parsers a policy may add to :data:`COMMON`.
-PARSERS: dict[str, Parser] = {
-    "positive_int": _positive_int, "count": _count, "positive_float": _positive_float, "text": _text, "display": _display,
-    "price": _price,
-}
+#: Keys refused in a spec: a command line lands in shell history, process lists and logs.
+_KEYS_FROM_THE_ENVIRONMENT = "API keys are read from the environment only (key_env=NAME names the variable)"
+_REFUSED = dict.fromkeys(("api_key", "key", "token"), _KEYS_FROM_THE_ENVIRONMENT)
 
 
 @dataclass(frozen=True)
@@ -110,27 +78,15 @@ class Endpoint:
         return f"Endpoint(base_url={self.base_url!r}, key_env={self.key_env!r}, max_concurrent={self.max_concurrent})"
 
 
-def parse_spec(prefix: str, argument: str, extra: Mapping[str, Parser]) -> tuple[str, dict[str, Any]]:
-    """``MODEL?options`` (the text after ``PREFIX:``) -> (model, typed options).
+def parse_spec(prefix: str, argument: str, extra: Options) -> tuple[str, dict[str, Any]]:
+    """``MODEL?options`` (the text after ``PREFIX:``) -> (model, typed options of :data:`COMMON` and ``extra``).
 
     Raises:
-        ModelError: no model, an unknown option (the message lists the known ones) or a bad value.
+        ModelError: no model, a key given in the spec, an unknown option (the message lists the
+            known ones) or a bad value.
     """
-    model, _, query = argument.partition("?")
-    if not model:
-        raise ModelError(f"{prefix}: needs a model name, e.g. --policy {prefix}:MODEL")
-    parsers = {**COMMON, **extra}
-    options: dict[str, Any] = {}
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        if key in ("api_key", "key", "token"):
-            raise ModelError(f"{prefix}:{model}: API keys are read from the environment only (key_env=NAME names the variable)")
-        if key not in parsers:
-            raise ModelError(f"{prefix}:{model}: unknown option {key!r}; expected one of {', '.join(sorted(parsers))}")
-        try:
-            options[key] = parsers[key](value)
-        except ValueError as exc:
-            raise ModelError(f"{prefix}:{model}: {key}={value!r} {exc}") from None
-    return model, options
+    return spec_options.parse_spec(prefix, argument, {**COMMON, **extra}, refused=_REFUSED,
+                                   missing=f"needs a model name, e.g. --policy {prefix}:MODEL")
 
 
 def endpoint_from(
@@ -175,4 +131,4 @@ def endpoint_from(
                     max_concurrent=options.get("max_concurrent"), price=price)
 
 
-__all__ = ["COMMON", "PARSERS", "Endpoint", "endpoint_from", "parse_spec"]
+__all__ = ["COMMON", "Endpoint", "display_size", "endpoint_from", "parse_spec"]

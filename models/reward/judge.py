@@ -23,13 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import parse_qsl
 
 import numpy as np
 
 from gui_agent.actions import Action, action_to_text
 from gui_agent.errors import ModelError, RewardDataError
 from models.reward.transitions import episode_trajectory, screen_changed
+from models.spec_options import Options, number, parse_spec, text, whole
 
 _VOTE = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
 
@@ -92,28 +92,20 @@ class VlmJudgeSettings:
     dtype: str | None = None
 
 
-def _parse_settings(query: str, where: str) -> VlmJudgeSettings:
-    values: dict[str, Any] = {}
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        try:
-            if key in ("votes", "max_new_tokens"):
-                values[key] = int(value)
-                if values[key] < 1:
-                    raise ValueError
-            elif key == "temperature":
-                values[key] = float(value)
-                if values[key] < 0:
-                    raise ValueError
-            elif key in ("family", "device", "dtype"):
-                values[key] = value
-            else:
-                raise ModelError(f"{where}: unknown judge option {key!r}; expected votes, temperature, max_new_tokens, family, device, dtype")
-        except ValueError:
-            raise ModelError(f"{where}: bad value {value!r} for {key}") from None
+#: Options of an ``hf:`` judge: every :class:`VlmJudgeSettings` field.
+OPTIONS: Options = {
+    "votes": whole(1), "temperature": number(0), "max_new_tokens": whole(1), "family": text, "device": text, "dtype": text,
+}
+
+
+def _parse_spec(spec: str) -> tuple[str, VlmJudgeSettings]:
+    """(model folder or id, settings) of an ``hf:MODEL[?options]`` judge spec."""
+    source, values = parse_spec("hf", spec.removeprefix("hf:"), OPTIONS, noun="judge option",
+                                missing="needs a model folder or hub id, e.g. --judge hf:Qwen/Qwen2-VL-2B-Instruct?votes=5")
     settings = VlmJudgeSettings(**values)
     if settings.votes > 1 and settings.temperature == 0:
-        raise ModelError(f"{where}: {settings.votes} votes need temperature > 0 (greedy decoding gives one answer {settings.votes} times)")
-    return settings
+        raise ModelError(f"{spec}: {settings.votes} votes need temperature > 0 (greedy decoding gives one answer {settings.votes} times)")
+    return source, settings
 
 
 class VlmJudge:
@@ -192,10 +184,7 @@ def load_judge(spec: str) -> Judge:
         ModelError: the VLM cannot be loaded, or an option is wrong.
     """
     if spec.startswith("hf:"):
-        source, _, query = spec[3:].partition("?")
-        if not source:
-            raise ModelError("hf: needs a model folder or hub id, e.g. --judge hf:Qwen/Qwen2-VL-2B-Instruct?votes=5")
-        settings = _parse_settings(query, spec)
+        source, settings = _parse_spec(spec)
         from models.vlm.loading import load_vlm
 
         vlm = load_vlm(source, family=settings.family, device=settings.device, dtype=settings.dtype)
@@ -213,10 +202,7 @@ def check_judge(spec: str) -> None:
         ModelError: an ``hf:`` model folder/id that is not a model, or a bad option.
     """
     if spec.startswith("hf:"):
-        source, _, query = spec[3:].partition("?")
-        if not source:
-            raise ModelError("hf: needs a model folder or hub id, e.g. --judge hf:Qwen/Qwen2-VL-2B-Instruct?votes=5")
-        settings = _parse_settings(query, spec)
+        source, settings = _parse_spec(spec)
         from models.vlm.loading import choose_family, read_config
 
         choose_family(read_config(source), source=source, override=settings.family)

@@ -27,9 +27,10 @@ import json
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 from gui_agent.errors import ModelError
+from models import spec_options
+from models.spec_options import Options, text, whole
 
 #: Written by ``gui-agent train vlm`` into the model folder.
 SETTINGS_FILE = "gui_agent_vlm.json"
@@ -58,37 +59,20 @@ class ServeSettings:
         return {key: value for key, value in asdict(self).items() if key not in ("device", "dtype")}
 
 
-_INT_OPTIONS = {"images": 1, "history": 0, "max_new_tokens": 1}
 _NAMES = [f.name for f in fields(ServeSettings)]
-
-
-def parse_options(query: str, *, where: str) -> dict[str, Any]:
-    """Typed overrides from ``key=value&key=value``; unknown keys and bad values raise ModelError."""
-    options: dict[str, Any] = {}
-    for key, value in parse_qsl(query, keep_blank_values=True, strict_parsing=False):
-        if key not in _NAMES:
-            raise ModelError(f"{where}: unknown option {key!r}; expected one of {', '.join(_NAMES)}")
-        if key in _INT_OPTIONS:
-            try:
-                number = int(value)
-            except ValueError:
-                raise ModelError(f"{where}: {key} must be a whole number, got {value!r}") from None
-            if number < _INT_OPTIONS[key]:
-                raise ModelError(f"{where}: {key} must be at least {_INT_OPTIONS[key]}, got {number}")
-            options[key] = number
-        else:
-            if not value:
-                raise ModelError(f"{where}: {key} needs a value")
-            options[key] = value
-    return options
+#: Options of ``hf:``: every :class:`ServeSettings` field.
+OPTIONS: Options = {
+    "family": text, "format": text, "images": whole(1), "history": whole(0), "max_new_tokens": whole(1),
+    "device": text, "dtype": text,
+}
 
 
 def parse_spec(argument: str) -> tuple[str, dict[str, Any]]:
     """``PATH_OR_ID[?options]`` (the part after ``hf:``) -> (path or id, typed overrides)."""
-    path, _, query = argument.partition("?")
-    if not path:
-        raise ModelError("hf: needs a model folder or hub id, e.g. --policy hf:runs/my-vlm or hf:ByteDance-Seed/UI-TARS-1.5-7B")
-    return path, parse_options(query, where=f"hf:{argument}")
+    return spec_options.parse_spec(
+        "hf", argument, OPTIONS,
+        missing="needs a model folder or hub id, e.g. --policy hf:runs/my-vlm or hf:ByteDance-Seed/UI-TARS-1.5-7B",
+    )
 
 
 def read_settings(model_dir: str | Path) -> ServeSettings:

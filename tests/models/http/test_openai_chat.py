@@ -191,7 +191,7 @@ def test_chat_models_keep_max_tokens_and_greedy_sampling_and_the_effort_is_check
     for request in server.requests:
         assert request.body["max_tokens"] == 256 and request.body["temperature"] == 0 and "max_completion_tokens" not in request.body
     assert server.requests[-1].body["reasoning_effort"] == "high"
-    with pytest.raises(ModelError, match=r"reasoning_effort='hard' must be one of none, minimal, low, medium, high"):
+    with pytest.raises(ModelError, match=r"reasoning_effort must be one of none, minimal, low, medium, high, xhigh, got 'hard'"):
         load_policy("openai:o3?reasoning_effort=hard")
 
 
