@@ -48,3 +48,14 @@ def test_the_value_parsers() -> None:
             parse_spec("p", f"m?{query}", options, missing="-")
     with pytest.raises(ModelError, match="^p:m: no secrets here$"):
         parse_spec("p", "m?token=1", options, missing="-", refused={"token": "no secrets here"})
+
+
+def test_the_tables_of_hf_policies_and_judges_cover_their_settings() -> None:
+    from dataclasses import fields
+
+    from models.reward.judge import OPTIONS as JUDGE_OPTIONS
+    from models.reward.judge import VlmJudgeSettings
+    from models.vlm.settings import OPTIONS, ServeSettings
+
+    assert sorted(OPTIONS) == sorted(f.name for f in fields(ServeSettings))
+    assert sorted(JUDGE_OPTIONS) == sorted(f.name for f in fields(VlmJudgeSettings))

@@ -200,3 +200,10 @@ def test_a_step_marked_as_a_mistake_is_no_training_target(tmp_path: Path) -> Non
     assert main(["export", str(dataset), "--out", str(out), "--format", "sft", "--quiet"]) == 0
     rows = datasets.load_dataset(str(out), "sft", split="train", cache_dir=str(tmp_path / "cache"))
     assert rows["step_index"] == [1]
+
+
+def test_each_family_is_prompted_in_a_registered_format_a_policy_can_read() -> None:
+    from gui_agent.action_formats import format_names
+    from models.vlm.families import FAMILIES
+
+    assert {family.action_format for family in FAMILIES.values()} == set(format_names(sft=True, parses=True))
