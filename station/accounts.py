@@ -21,15 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from station.errors import AccountsError
+
 Role = Literal["annotator", "reviewer"]
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: Shortest token a file may give (bytes of text); generated ones are 32 hex bytes.
 MIN_TOKEN_CHARS = 16
-
-
-class AccountsError(ValueError):
-    """A tokens file that cannot be used (named line and reason)."""
 
 
 @dataclass(frozen=True)

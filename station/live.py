@@ -29,6 +29,7 @@ from typing import Any
 from gui_agent.envs.owned_process import OwnedProcess
 from gui_agent.errors import EnvError
 from gui_agent.task import Task
+from station.errors import LiveError
 
 #: The recorder reads ``$DISPLAY`` while it connects: one session connects at a time.
 _RECORDER_START = threading.Lock()
@@ -36,10 +37,6 @@ _RECORDER_START = threading.Lock()
 X11VNC_HINT = "install Debian's x11vnc (scripts/setup.sh does)"
 #: The pause reason while no live view of a recording is open.
 NO_VIEWER = "no one is watching the desktop"
-
-
-class LiveError(RuntimeError):
-    """A step of a live task that cannot be done now (say, Finish before Start)."""
 
 
 def free_loopback_port() -> int:
@@ -237,7 +234,7 @@ class LiveDesktop:
 
     def _stop_capture(self, reason: str) -> str | None:
         """Stop the recorder's loop and capture; the error that cut it short, if any."""
-        from recorder.display import RecorderError
+        from recorder.errors import RecorderError
 
         session = self.session
         session.request_stop(reason)

@@ -18,6 +18,8 @@ after it could be told apart from input.
 
 from __future__ import annotations
 
+from station.errors import ViewOnlyError
+
 #: Client-to-server message types that only ask for pixels.
 SET_PIXEL_FORMAT, SET_ENCODINGS, UPDATE_REQUEST, CONTINUOUS_UPDATES, FENCE = 0, 2, 3, 150, 248
 #: Client-to-server message types that would change the desktop.
@@ -25,10 +27,6 @@ KEY_EVENT, POINTER_EVENT, CLIENT_CUT_TEXT, XVP, SET_DESKTOP_SIZE, QEMU = 4, 5, 6
 
 _SECURITY_NONE = 1
 _SHARED = b"\x01"
-
-
-class ViewOnlyError(ValueError):
-    """The watcher's client sent something the filter cannot pass safely (the view is closed)."""
 
 
 class ViewOnlyFilter:

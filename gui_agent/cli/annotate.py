@@ -55,8 +55,9 @@ def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_fi
     from gui_agent.evaluate.suite import resolve_suite
     from gui_agent.task import load_task
     from station.accounts import generate_accounts, load_accounts
-    from station.app import Station, create_app
+    from station.app import create_app
     from station.queue import TaskQueue
+    from station.state import Station
 
     if idle_pause_s is not None and not (math.isfinite(idle_pause_s) and idle_pause_s >= 0):
         raise ValueError("--idle-pause must be 0 (never) or a number of seconds")
@@ -105,9 +106,11 @@ def handle(args: argparse.Namespace) -> int:
         print("error: name the suite: task files, folders of them, or a named suite", file=sys.stderr)
         return 2
     try:
+        import jinja2  # noqa: F401 - the pages' templates
+        import starlette  # noqa: F401
         import uvicorn
     except ImportError:
-        print("error: the station needs Starlette and uvicorn: pip install 'gui-agent[station]'", file=sys.stderr)
+        print("error: the station needs Starlette, Jinja2 and uvicorn: pip install 'gui-agent[station]'", file=sys.stderr)
         return 2
     from gui_agent.errors import GuiAgentError
 

@@ -21,6 +21,8 @@ CALC_SUITE = TASKS / "desktop" / "calc"
 class RunningStation:
     url: str
     station: Any
+    #: The served app: the guard, with the Starlette app (and so every route) as its ``app``.
+    app: Any
 
     def token(self, name: str) -> str:
         return next(a.token for a in self.station.accounts.accounts if a.name == name)
@@ -57,7 +59,7 @@ def running_station(suite: list[str | Path], dataset: Path, **options: Any) -> I
             if not thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the station did not start")
             time.sleep(0.05)
-        yield RunningStation(f"http://127.0.0.1:{port}", station)
+        yield RunningStation(f"http://127.0.0.1:{port}", station, app)
     finally:
         server.should_exit = True
         thread.join(timeout=60)

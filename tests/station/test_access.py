@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 import requests
 import websocket
+from starlette.routing import Mount, Route, WebSocketRoute
 
 from station.accounts import Accounts, AccountsError, load_accounts
+from station.guard import OPEN_PATHS, Guard
 from tests.station.station_server import CALC_SUITE, running_station
 
 
@@ -104,6 +107,84 @@ def test_cross_site_state_changes_are_refused(server) -> None:
     with pytest.raises(websocket.WebSocketBadStatusException):
         websocket.create_connection(server.url.replace("http", "ws") + f"/api/items/{item}/vnc", timeout=5,
                                     header=[f"Authorization: Bearer {server.token('annotator1')}"], origin="http://evil.example")
+
+
+def served_routes(server) -> list[tuple[str, str]]:
+    """Every (method, concrete path) the running app serves, read from the app itself, so a
+    route added later is checked here without a line of this file changing: path
+    parameters get a real value (annotator1's first item, frame 0; a new kind of parameter
+    fails here until it gets one), a mount is probed with one file it serves, a websocket's
+    method is ``WS``."""
+    assert isinstance(server.app, Guard)  # the whole app is behind the guard
+    values = {"item_id": server.items_of("annotator1")[0].item_id, "index": "0"}
+    found: list[tuple[str, str]] = []
+    for route in server.app.app.routes:
+        path = re.sub(r"\{(\w+)(:\w+)?\}", lambda m: values[m.group(1)], route.path)
+        if isinstance(route, Mount):
+            root = Path(route.app.directory)
+            served = next(p for p in sorted(root.rglob("*")) if p.is_file() and f"{path}/{p.relative_to(root)}" not in OPEN_PATHS)
+            found.append(("GET", f"{path}/{served.relative_to(root)}"))
+        elif isinstance(route, WebSocketRoute):
+            found.append(("WS", path))
+        else:
+            assert isinstance(route, Route), route
+            found += [(method, path) for method in sorted(route.methods - {"HEAD"})]
+    return found
+
+
+def _ws(server, path: str, **options) -> None:
+    websocket.create_connection(server.url.replace("http", "ws") + path, timeout=5, **options).close()
+
+
+def test_every_served_route_needs_a_sign_in(server) -> None:
+    assert set(OPEN_PATHS) == {"/signin", "/static/style.css"}  # the sign-in page and its stylesheet, nothing else
+    routes = served_routes(server)
+    item = server.items_of("annotator1")[0].item_id
+    assert {("GET", "/"), ("POST", f"/api/items/{item}/edit"), ("WS", f"/api/items/{item}/vnc"),
+            ("GET", f"/api/items/{item}/frames/0"), ("GET", "/static/common.js")} <= set(routes)
+    for method, path in routes:
+        if method == "WS":
+            with pytest.raises(websocket.WebSocketBadStatusException):
+                _ws(server, path)
+            continue
+        response = requests.request(method, server.url + path, allow_redirects=False)
+        refused = response.status_code == 401 and response.headers["content-type"] == "application/json" \
+            and response.json() == {"error": "sign in first"}
+        assert refused != (path in OPEN_PATHS), (method, path, response.status_code)
+
+
+def test_every_served_state_change_is_refused_cross_site_and_without_csrf(server) -> None:
+    changes = [(m, p) for m, p in served_routes(server) if m not in ("GET", "WS")]
+    assert changes
+    cookie = {"station_token": server.token("annotator1")}
+    for method, path in changes:
+        url = server.url + path
+        assert requests.request(method, url, headers={**server.bearer("annotator1"), "Origin": "http://evil.example"},
+                                allow_redirects=False).status_code == 403, path
+        assert requests.request(method, url, headers={"Sec-Fetch-Site": "cross-site"}, cookies=cookie,
+                                allow_redirects=False).status_code == 403, path
+        if path not in OPEN_PATHS:
+            no_csrf = requests.request(method, url, cookies=cookie, allow_redirects=False)
+            assert no_csrf.status_code == 403 and "csrf" in no_csrf.json()["error"], path
+    for _, path in (r for r in served_routes(server) if r[0] == "WS"):
+        with pytest.raises(websocket.WebSocketBadStatusException):
+            _ws(server, path, header=[f"Authorization: Bearer {server.token('annotator1')}"], origin="http://evil.example")
+
+
+def test_no_served_route_shows_or_changes_another_annotators_item(server) -> None:
+    theirs = server.items_of("annotator1")[0].item_id
+    before = server.station.queue.get(theirs).public()
+    routes = [(m, p) for m, p in served_routes(server) if f"/{theirs}" in p]
+    assert len(routes) > 5
+    for method, path in routes:
+        if method == "WS":
+            with pytest.raises(websocket.WebSocketBadStatusException):
+                _ws(server, path, header=[f"Authorization: Bearer {server.token('annotator2')}"])
+            continue
+        response = requests.request(method, server.url + path, headers=server.bearer("annotator2"), json={})
+        # 404, as unknown as a made-up id; a reviewer's action says 403 to every annotator, whoever's item it is
+        assert response.status_code in ((404,) if method == "GET" else (403, 404)), (method, path, response.status_code)
+    assert server.station.queue.get(theirs).public() == before
 
 
 def test_tokens_file(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ reviewer accepted is listed for ``gui-agent export`` and loads with ``datasets``
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import requests
 from gui_agent.actions import Click, Type
 from gui_agent.episode import read_episode
 from tests.paths import REPO
-from tests.station.station_server import CALC_SUITE, running_station
+from tests.station.station_server import CALC_SUITE, SUM_COLUMN, running_station
 from tests.synthetic_episodes import write_synthetic
 
 
@@ -233,3 +234,37 @@ def test_episode_files_that_resolve_outside_the_dataset_are_refused(tmp_path: Pa
     listed = subprocess.run([sys.executable, "-m", "gui_agent", "annotate", "--list-accepted", "--out", str(dataset)],
                             cwd=REPO, capture_output=True, text=True, timeout=60)
     assert listed.returncode == 0 and listed.stdout.split() == [str(dataset / frame_linked.name)], listed.stdout + listed.stderr
+
+
+def test_review_page_escapes_every_value_once(tmp_path: Path) -> None:
+    """A task id, instruction, notes and a typed text holding markup and ``&`` are shown as
+    written: escaped once by the templates, neither run as markup nor escaped twice."""
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    task = SUM_COLUMN.read_text().replace("id: desktop.calc.sum-column", 'id: "calc.<script>alert(1)</script>&sum"')
+    task = task.replace("instruction: In sales.xlsx,", "instruction: <script>alert(2)</script> & \"sums\" in sales.xlsx,")
+    (suite / "sum.yaml").write_text(task)
+    shutil.copytree(SUM_COLUMN.parent / "files", suite / "files")
+    dataset = tmp_path / "dataset"
+    with running_station([suite], dataset, annotators=1) as server:
+        item = server.items_of("annotator1")[0].item_id
+        folder = write_synthetic(dataset, "markup-episode", [Click(10, 20), Type("<b>&amp;</b> & x")],
+                                 labels={"annotator_verdict": {"success": True, "notes": "Tom & <i>Jerry</i>"},
+                                         "notes": "episode & <u>notes</u>"})
+        queue = server.station.queue
+        queue.take(item)
+        queue.add_attempt(item, folder.name)
+        queue.close_attempt(item, "finished", status="done", outcome={"success": True})
+        edited = requests.post(f"{server.url}/api/items/{item}/edit", json={"op": "note", "step": 0, "text": "<script>x</script> & y"},
+                               headers=server.bearer("reviewer"))
+        assert edited.status_code == 200, edited.text
+        page = requests.get(f"{server.url}/review/{item}", headers=server.bearer("reviewer")).text
+    assert "<title>Review item-0001</title>" in page
+    assert "calc.&lt;script&gt;alert(1)&lt;/script&gt;&amp;sum <small>" in page
+    assert "&lt;script&gt;alert(2)&lt;/script&gt; &amp; &#34;sums&#34; in sales.xlsx" in page
+    assert "<dd>Tom &amp; &lt;i&gt;Jerry&lt;/i&gt;</dd>" in page and "<dd>episode &amp; &lt;u&gt;notes&lt;/u&gt;</dd>" in page
+    assert "Note: &lt;script&gt;x&lt;/script&gt; &amp; y</div>" in page
+    assert '<textarea data-field="note" rows="1" cols="40" maxlength="4000">\n&lt;script&gt;x&lt;/script&gt; &amp; y</textarea>' in page
+    assert "<code>&lt;b&gt;&amp;amp;&lt;/b&gt; &amp; x</code>" in page  # the typed text's own "&amp;", escaped once
+    assert "<script>alert" not in page and "<script>x" not in page and "<i>Jerry" not in page
+    assert "&amp;lt;" not in page and "&amp;#" not in page and "&amp;amp;amp;" not in page  # nothing escaped twice
