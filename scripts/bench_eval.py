@@ -85,7 +85,7 @@ def steady_rate(arrivals: list[float]) -> float:
 
 # --------------------------------------------------------------------------- gui-agent side
 def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int, pin_cpus: bool = True, passes: int = 1) -> dict[str, Any]:
-    from gui_agent.evaluate.ledger import read_ledger, read_manifest
+    from gui_agent.evaluate.ledger import read_manifest, read_records
     from gui_agent.evaluate.run import EvalOptions, evaluate_suite
 
     files = [str(REPO / "datasets" / "tasks" / "miniwob" / f"{task}.yaml") for task in tasks]
@@ -95,19 +95,19 @@ def bench_gui_agent(tasks: list[str], seeds: list[int], workers: int, pin_cpus: 
         evaluate_suite(EvalOptions(suite=files, policy="oracle", seeds=seeds * passes, out_dir=out, workers=workers, pin_cpus=pin_cpus),
                        on_record=lambda _record: arrivals.append(time.monotonic()))
         session = read_manifest(out)["sessions"][-1]
-        records = list(read_ledger(out / "ledger.jsonl").values())
+        records = list(read_records(out / "ledger.jsonl").values())
         step_s, instructions = [], {}
         for record in records:
-            episode = out / record["episode"]
+            episode = out / str(record.episode)
             meta = json.loads((episode / "episode.json").read_text())
-            instructions[f"{record['task_id'].split('/')[-1]}#{record['seed']}"] = meta["task"]["instruction"]
+            instructions[f"{record.task_id.split('/')[-1]}#{record.seed}"] = meta["task"]["instruction"]
             for line in (episode / "steps.jsonl").read_text().splitlines():
                 timings = json.loads(line).get("timings", {})
                 step_s.append(sum(timings.get(k, 0.0) for k in ("act_s", "settle_s", "observe_s")))
     return {
         "episodes": session["episodes"], "wall_s": session["wall_s"], "episodes_per_s": session["episodes"] / session["wall_s"],
         "steady_episodes_per_s": steady_rate(arrivals),
-        "successes": sum(1 for r in records if r["success"]), "steps": len(step_s), "step_latency": stats(step_s),
+        "successes": sum(1 for r in records if r.success), "steps": len(step_s), "step_latency": stats(step_s),
         "instructions": instructions,
     }
 

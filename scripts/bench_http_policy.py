@@ -258,21 +258,21 @@ def _eval(args: list[str], out: Path, env: dict[str, str] | None = None, timeout
 
 
 def bench_eval(url: str, model: Path, workers: int, episodes: int, out: Path, *, pin_cpus: bool = True) -> dict[str, Any]:
-    from gui_agent.evaluate.ledger import read_ledger, read_manifest
+    from gui_agent.evaluate.ledger import read_manifest, read_records
 
     spec = f"openai:{model}?base_url={url}/v1&format=pyautogui&max_tokens=48"
     results, process_wall = _eval([str(TASKS / "click-button.yaml"), "--policy", spec, "--seeds", ",".join(["0"] * episodes),
                                    "--workers", str(workers), *([] if pin_cpus else ["--no-pin-cpus"])], out)
     session = read_manifest(out)["sessions"][-1]
-    records = list(read_ledger(out / "ledger.jsonl").values())
-    finished = sorted(dt.datetime.fromisoformat(r["finished_at"]).timestamp() for r in records)
+    records = list(read_records(out / "ledger.jsonl").values())
+    finished = sorted(dt.datetime.fromisoformat(r.finished_at).timestamp() for r in records if r.finished_at)
     steady = (len(finished) - 1) / (finished[-1] - finished[0]) if len(finished) > 1 and finished[-1] > finished[0] else float("nan")
     overall = results["overall"]
     return {
         "episodes": session["episodes"], "wall_s": session["wall_s"], "process_wall_s": process_wall,
         "episodes_per_s": session["episodes"] / session["wall_s"], "steady_episodes_per_s": steady,
         "successes": overall["successes"], "service_failures": overall["service_failures"],
-        "steps": sum(int(r.get("steps") or 0) for r in records),
+        "steps": sum(r.steps for r in records),
     }
 
 

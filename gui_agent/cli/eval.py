@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gui_agent.cli.arguments import acknowledging_safety_checks, positive_float, positive_int, seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
+
+if TYPE_CHECKING:
+    from gui_agent.evaluate.ledger import LedgerRecord
+    from gui_agent.evaluate.run import EvalOptions
 
 EXAMPLES = """\
 examples:
@@ -85,24 +90,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from rich.console import Console
     from rich.markup import escape
 
     from gui_agent.errors import GuiAgentError
-    from gui_agent.evaluate.run import EvalOptions, evaluate_suite
+    from gui_agent.evaluate.run import evaluate_suite
 
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=200)  # a log file: room for the whole table
-    if args.resume and args.out is None:
-        return fail(console, "--resume needs --out (the run folder to continue)")
-    if args.headed:
-        from gui_agent.envs.x_display import check_display
-
-        try:
-            check_display(has_display_option=False)  # the workers' browsers show on $DISPLAY: a missing one is the user's setting
-        except GuiAgentError as exc:
-            return fail(console, str(exc))
+    console = _console()
+    if (problem := _where_to_run_problem(args)) is not None:
+        return fail(console, problem)
     if args.seeds:
         args.repeats = len(args.seeds)
     reward_model = args.reward_model or (args.judge if args.best_of > 1 and args.judge and not args.judge.startswith("hf:") else None)
@@ -114,27 +109,62 @@ def handle(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return fail(console, str(exc))
     out = args.out or Path("runs") / f"eval-{dt.datetime.now().strftime('%Y%m%dT%H%M%S')}"
-    options = EvalOptions(
-        suite=list(args.suite), policy=args.policy, repeats=args.repeats, out_dir=out, workers=args.workers,
-        pin_cpus=args.pin_cpus, ray=args.ray is not None, ray_address=args.ray or None, resume=args.resume, seed=args.seed,
-        same_seed=args.same_seed, seeds=args.seeds, max_attempts=args.max_attempts, on_loop=args.on_loop, max_tokens=args.max_tokens,
-        max_cost_usd=args.max_cost, max_run_cost_usd=args.max_run_cost, headless=False if args.headed else None, judge=args.judge, best_of=args.best_of, reward_model=reward_model,
-    )
+    options = _options(args, out, reward_model)
     progress = _Progress(console, quiet=args.quiet)
     try:
         with progress:
             results = evaluate_suite(options, on_start=progress.start, on_record=progress.record, on_note=progress.note)
     except KeyboardInterrupt:
         console.print(f"[yellow]interrupted[/yellow]; finished episodes are in {escape(str(out))}/ledger.jsonl. Continue with:\n"
-                      + escape(f"  gui-agent eval {' '.join(args.suite)} --repeats {args.repeats} --policy {args.policy} --out {out} --resume"
-                               + (f" --judge {args.judge}" if args.judge else "")
-                               + (f" --best-of {args.best_of} --reward-model {reward_model}" if args.best_of > 1 else "")),
-                      soft_wrap=True)
+                      + escape(_resume_command(args, out, reward_model)), soft_wrap=True)
         return 130
     except (GuiAgentError, ValueError, OSError, RuntimeError) as exc:
         return fail(console, str(exc))
     _print_results(console, results, out)
     return 3 if results["unscored"] else 0
+
+
+def _console():  # type: ignore[no-untyped-def]
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=200)  # a log file: room for the whole table
+
+
+def _where_to_run_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with where the run goes (--resume without --out) or shows (--headed without a display)."""
+    from gui_agent.errors import GuiAgentError
+
+    if args.resume and args.out is None:
+        return "--resume needs --out (the run folder to continue)"
+    if args.headed:
+        from gui_agent.envs.x_display import check_display
+
+        try:
+            check_display(has_display_option=False)  # the workers' browsers show on $DISPLAY: a missing one is the user's setting
+        except GuiAgentError as exc:
+            return str(exc)
+    return None
+
+
+def _options(args: argparse.Namespace, out: Path, reward_model: str | None) -> EvalOptions:
+    """The run's settings from the command line."""
+    from gui_agent.evaluate.run import EvalOptions
+
+    return EvalOptions(
+        suite=list(args.suite), policy=args.policy, repeats=args.repeats, out_dir=out, workers=args.workers,
+        pin_cpus=args.pin_cpus, ray=args.ray is not None, ray_address=args.ray or None, resume=args.resume, seed=args.seed,
+        same_seed=args.same_seed, seeds=args.seeds, max_attempts=args.max_attempts, on_loop=args.on_loop, max_tokens=args.max_tokens,
+        max_cost_usd=args.max_cost, max_run_cost_usd=args.max_run_cost, headless=False if args.headed else None, judge=args.judge,
+        best_of=args.best_of, reward_model=reward_model,
+    )
+
+
+def _resume_command(args: argparse.Namespace, out: Path, reward_model: str | None) -> str:
+    """The command that continues an interrupted run with the same settings."""
+    return (f"  gui-agent eval {' '.join(args.suite)} --repeats {args.repeats} --policy {args.policy} --out {out} --resume"
+            + (f" --judge {args.judge}" if args.judge else "")
+            + (f" --best-of {args.best_of} --reward-model {reward_model}" if args.best_of > 1 else ""))
 
 
 class _Progress:
@@ -164,13 +194,13 @@ class _Progress:
         if self.bar is not None:
             self.task = self.bar.add_task("eval", total=to_run, counts="")
 
-    def record(self, entry: dict) -> None:  # type: ignore[type-arg]
-        if entry.get("success") is None:
-            key = "service" if entry.get("termination") == "service_error" else "env"
+    def record(self, entry: LedgerRecord) -> None:
+        if entry.scored:
+            key = "ok" if entry.success else "fail"
         else:
-            key = "ok" if entry["success"] else "fail"
+            key = "service" if entry.service_failed else "env"
         self.counts[key] += 1
-        self.cost += float((entry.get("usage") or {}).get("cost_usd") or 0.0)
+        self.cost += entry.cost_usd
         if self.bar is not None and self.task is not None:
             c = self.counts
             text = f"[green]{c['ok']} ok[/green] [red]{c['fail']} failed[/red] [yellow]{c['env']} env[/yellow]"

@@ -13,6 +13,15 @@ from typing import Any
 PLOT_FILE = "cost_effectiveness.png"
 
 
+def _cost_axis(overall: dict[str, Any]) -> tuple[str, str]:
+    """The results key the x axis shows, and its label: money when priced, else tokens when reported, else steps."""
+    if overall.get("cost_per_episode") is not None:
+        return "cost_per_episode", "mean cost per episode (US$)"
+    if overall.get("tokens_per_episode"):
+        return "tokens_per_episode", "mean tokens per episode"
+    return "mean_steps", "mean steps per episode"
+
+
 def plot_cost_effectiveness(results: dict[str, Any], path: Path) -> Path:
     """Draw the plot for ``results`` (see :func:`gui_agent.evaluate.report.summarize`) to ``path``."""
     import matplotlib
@@ -22,12 +31,7 @@ def plot_cost_effectiveness(results: dict[str, Any], path: Path) -> Path:
 
     tasks = [t for t in results["tasks"] if t["scored"]]
     overall = results["overall"]
-    if overall.get("cost_per_episode") is not None:
-        cost_key, cost_label = "cost_per_episode", "mean cost per episode (US$)"
-    elif overall.get("tokens_per_episode"):
-        cost_key, cost_label = "tokens_per_episode", "mean tokens per episode"
-    else:
-        cost_key, cost_label = "mean_steps", "mean steps per episode"
+    cost_key, cost_label = _cost_axis(overall)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [3, 2]})
     for entry, style in [*((t, {"color": "tab:blue", "s": 30, "alpha": 0.8}) for t in tasks),
                          (overall, {"color": "tab:red", "s": 120, "marker": "*", "label": "all tasks"})]:

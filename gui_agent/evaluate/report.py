@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from gui_agent.episode.writer import write_json_atomic
+from gui_agent.evaluate.ledger import LedgerRecord
 from gui_agent.evaluate.metrics import mean, pass_at_k, pass_hat_k, wilson_interval
 
 RESULTS_JSON = "results.json"
@@ -32,43 +33,74 @@ def _round(value: float | None, digits: int = 4) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def _group(records: list[dict[str, Any]], k: int) -> dict[str, Any]:
+def _ratio(value: float | None, count: int) -> float | None:
+    """``value / count``; None when there is no value or nothing to divide by."""
+    return value / count if value is not None and count else None
+
+
+def _cost(records: list[LedgerRecord]) -> float | None:
+    """US dollars the priced records cost together; None when none of them is priced."""
+    priced = [r.usage.cost_usd for r in records if r.usage.cost_usd is not None]
+    return sum(priced) if priced else None
+
+
+def _counts(names: Iterable[str]) -> dict[str, int]:
+    return dict(sorted(Counter(names).items()))
+
+
+def _env_faults(records: list[LedgerRecord]) -> dict[str, int]:
+    """Every environment fault: each failed attempt's, and one for each item given up without
+    per-attempt records (a lost worker); a service's outage is not one."""
+    faults = [f.fault or "error" for r in records for f in r.env_failures]
+    faults += [r.fault or "error" for r in records if r.given_up]
+    return _counts(faults)
+
+
+def _usage(records: list[LedgerRecord]) -> dict[str, int]:
+    return {key: sum(getattr(r.usage, key) for r in records) for key in _USAGE_KEYS}
+
+
+def _means(scored: list[LedgerRecord]) -> dict[str, float | None]:
+    """Reward, steps and wall time of the mean scored episode."""
+    return {
+        "mean_reward": _round(mean([r.reward for r in scored])),
+        "mean_steps": _round(mean([float(r.steps) for r in scored]), 2),
+        "mean_wall_s": _round(mean([r.duration_s for r in scored]), 3),
+    }
+
+
+def _guard_events(records: list[LedgerRecord]) -> dict[str, int]:
+    return _counts(f"{e.guard}:{e.kind}" for r in records for e in r.guard_events)
+
+
+def _group(records: list[LedgerRecord], k: int) -> dict[str, Any]:
     """Metrics of a group of records (one task's, or all of them pooled)."""
-    scored = [r for r in records if r.get("success") is not None]
-    n, c = len(scored), sum(1 for r in scored if r["success"])
-    usage = {key: sum(int((r.get("usage") or {}).get(key, 0)) for r in scored) for key in _USAGE_KEYS}
+    scored = [r for r in records if r.scored]
+    n, c = len(scored), sum(1 for r in scored if r.success)
+    usage = _usage(scored)
     # Money spent counts every episode that called the model, scored or not (a service that
     # failed midway was still paid for); the cost of an episode is the scored ones' mean.
-    priced = [r for r in records if (r.get("usage") or {}).get("cost_usd") is not None]
-    cost = sum(float(r["usage"]["cost_usd"]) for r in priced) if priced else None
-    scored_priced = [r for r in scored if (r.get("usage") or {}).get("cost_usd") is not None]
-    scored_cost = sum(float(r["usage"]["cost_usd"]) for r in scored_priced) if scored_priced else None
-    service = sum(1 for r in records if r.get("success") is None and r.get("termination") == "service_error")
+    cost = _cost(records)
+    service = sum(1 for r in records if r.service_failed)
     ci = wilson_interval(c, n)
-    faults = Counter(f.get("fault") or "error" for r in records for f in r.get("env_failures") or [])
-    for r in records:  # an item given up without per-attempt records (a lost worker); a service's outage is not one
-        if r.get("success") is None and not r.get("env_failures") and r.get("termination") != "service_error":
-            faults[r.get("fault") or "error"] += 1
     return {
         "episodes": len(records),
         "scored": n,
         "successes": c,
-        "pass@1": _round(c / n if n else None),
+        "pass@1": _round(_ratio(c, n)),
         "pass@1_ci95": [round(ci[0], 4), round(ci[1], 4)] if ci else None,
-        "mean_reward": _round(mean([float(r.get("reward") or 0.0) for r in scored])),
-        "mean_steps": _round(mean([float(r.get("steps") or 0) for r in scored]), 2),
-        "mean_wall_s": _round(mean([float(r.get("duration_s") or 0.0) for r in scored]), 3),
+        **_means(scored),
         "usage": usage,
-        "tokens_per_episode": _round((usage["input_tokens"] + usage["output_tokens"]) / n if n else None, 1),
+        "tokens_per_episode": _round(_ratio(usage["input_tokens"] + usage["output_tokens"], n), 1),
         "cost_usd": _round(cost, 6),
-        "cost_per_episode": _round(scored_cost / n if scored_cost is not None and n else None, 6),
-        "cost_per_success": _round(cost / c if cost is not None and c else None, 6),
+        "cost_per_episode": _round(_ratio(_cost(scored), n), 6),
+        "cost_per_success": _round(_ratio(cost, c), 6),
         "env_failures": len(records) - n - service,
         "service_failures": service,
-        "env_faults": dict(sorted(faults.items())),
-        "retried_episodes": sum(1 for r in scored if r.get("env_failures")),
-        "terminations": dict(sorted(Counter(r.get("termination") or "?" for r in records).items())),
-        "guard_events": dict(sorted(Counter(f"{e['guard']}:{e['kind']}" for r in records for e in r.get("guard_events") or []).items())),
+        "env_faults": _env_faults(records),
+        "retried_episodes": sum(1 for r in scored if r.env_failures),
+        "terminations": _counts(r.termination or "?" for r in records),
+        "guard_events": _guard_events(records),
     }
 
 
@@ -76,38 +108,50 @@ def _per_usd(value: float | None, cost_per_episode: float | None) -> float | Non
     return _round(value / cost_per_episode, 4) if value is not None and cost_per_episode else None
 
 
-def summarize(records: Iterable[dict[str, Any]], *, k: int, run: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Results of an evaluation from its ledger records.
+def _task_group(records: list[LedgerRecord], k: int) -> dict[str, Any]:
+    """One task's metrics, with its pass@k, pass^k and pass^j for j = 1..k."""
+    group = _group(records, k)
+    n, c = group["scored"], group["successes"]
+    group["pass@k"] = _round(pass_at_k(n, c, k))
+    group["pass^k"] = _round(pass_hat_k(n, c, k))
+    group["pass^j"] = {str(j): _round(pass_hat_k(n, c, j)) for j in range(1, k + 1)}
+    group["pass^k_per_usd"] = _per_usd(group["pass^k"], group["cost_per_episode"])
+    return group
 
-    Args:
-        records: one per episode (the ledger's latest line per key).
-        k: the number of tries per task, for pass@k and pass^k.
-        run: the run's manifest (policy, suite...), copied into the results.
-    """
-    by_task: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    everything = list(records)
-    for record in everything:
-        by_task[record["task_id"]].append(record)
-    tasks = []
-    for task_id in sorted(by_task):
-        group = _group(by_task[task_id], k)
-        n, c = group["scored"], group["successes"]
-        group["pass@k"] = _round(pass_at_k(n, c, k))
-        group["pass^k"] = _round(pass_hat_k(n, c, k))
-        group["pass^j"] = {str(j): _round(pass_hat_k(n, c, j)) for j in range(1, k + 1)}
-        group["pass^k_per_usd"] = _per_usd(group["pass^k"], group["cost_per_episode"])
-        tasks.append({"task_id": task_id, **group})
-    overall = _group(everything, k)
+
+def _task_mean(tasks: list[dict[str, Any]], value: Any) -> float | None:
+    """The mean over tasks of ``value(task)``, leaving out tasks without one."""
+    return _round(mean([v for v in map(value, tasks) if v is not None]))
+
+
+def _overall(records: list[LedgerRecord], tasks: list[dict[str, Any]], k: int) -> dict[str, Any]:
+    """The pooled metrics; pass@k, pass^k and pass^j averaged over tasks (each task counts once)."""
+    overall = _group(records, k)
     for name in ("pass@k", "pass^k"):
-        values = [t[name] for t in tasks if t[name] is not None]
-        overall[name] = _round(mean(values))
-    overall["pass^j"] = {str(j): _round(mean([t["pass^j"][str(j)] for t in tasks if t["pass^j"][str(j)] is not None])) for j in range(1, k + 1)}
+        overall[name] = _task_mean(tasks, lambda t, name=name: t[name])
+    overall["pass^j"] = {str(j): _task_mean(tasks, lambda t, j=j: t["pass^j"][str(j)]) for j in range(1, k + 1)}
     overall["pass^k_per_usd"] = _per_usd(overall["pass^k"], overall["cost_per_episode"])
     overall["tasks"] = len(tasks)
     overall["tasks_with_k_scored"] = sum(1 for t in tasks if t["pass@k"] is not None)
-    unscored = [{"key": r["key"], "fault": r.get("fault"), "reason": r.get("reason"), "episode": r.get("episode")}
-                for r in everything if r.get("success") is None]
-    return {"k": k, "run": run or {}, "overall": overall, "tasks": tasks, "unscored": unscored}
+    return overall
+
+
+def summarize(records: Iterable[LedgerRecord | Mapping[str, Any]], *, k: int, run: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Results of an evaluation from its ledger records.
+
+    Args:
+        records: one per episode (the ledger's latest line per key), typed or as the
+            line's JSON object.
+        k: the number of tries per task, for pass@k and pass^k.
+        run: the run's manifest (policy, suite...), copied into the results.
+    """
+    everything = [LedgerRecord.parse(record) for record in records]
+    by_task: dict[str, list[LedgerRecord]] = defaultdict(list)
+    for record in everything:
+        by_task[record.task_id].append(record)
+    tasks = [{"task_id": task_id, **_task_group(by_task[task_id], k)} for task_id in sorted(by_task)]
+    unscored = [{"key": r.key, "fault": r.fault, "reason": r.reason, "episode": r.episode} for r in everything if not r.scored]
+    return {"k": k, "run": run or {}, "overall": _overall(everything, tasks, k), "tasks": tasks, "unscored": unscored}
 
 
 def write_results(out_dir: Path, results: dict[str, Any]) -> tuple[Path, Path]:
@@ -168,8 +212,8 @@ def table_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def to_markdown(results: dict[str, Any]) -> str:
-    """The results as a Markdown page: headline, per-task table, environment failures."""
+def _opening(results: dict[str, Any]) -> list[str]:
+    """The page's title and the paragraphs above the table: headline, cost, early stop, reliability, throughput."""
     run, overall, k = results["run"], results["overall"], results["k"]
     lines = [f"# Evaluation: {run.get('policy', '?')} on {', '.join(map(str, run.get('suite', []))) or '?'}", ""]
     lines.append(
@@ -188,10 +232,12 @@ def to_markdown(results: dict[str, Any]) -> str:
     lines += ["", f"Reliability: {curve}.", ""] if k > 1 else [""]  # at k = 1, pass^1 is pass@1 again
     if run.get("episodes_per_s"):
         lines += [f"Throughput: {run['episodes_per_s']:.2f} episodes/s on {run.get('workers', '?')} {run.get('backend', '')} worker(s).", ""]
-    header, rows = table_rows(results)
-    lines.append("| " + " | ".join(header) + " |")
-    lines.append("|" + "---|" * len(header))
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def _closing(results: dict[str, Any]) -> list[str]:
+    """The paragraphs below the table: environment faults, the episodes not scored, guard events."""
+    overall, lines = results["overall"], []
     if overall["env_faults"]:
         lines += ["", "Environment faults (every attempt, retried or not): "
                   + ", ".join(f"{kind} {count}" for kind, count in overall["env_faults"].items()) + "."]
@@ -200,7 +246,17 @@ def to_markdown(results: dict[str, Any]) -> str:
         lines += [f"- `{u['key']}`: {u['fault']}: {u['reason']}" for u in results["unscored"]]
     if overall["guard_events"]:
         lines += ["", "Guard events: " + ", ".join(f"{kind} {count}" for kind, count in overall["guard_events"].items()) + "."]
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def to_markdown(results: dict[str, Any]) -> str:
+    """The results as a Markdown page: headline, per-task table, environment failures."""
+    header, rows = table_rows(results)
+    lines = _opening(results)
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines + _closing(results)) + "\n"
 
 
 def load_results(out_dir: Path) -> dict[str, Any]:

@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gui_agent.evaluate.ledger import LEDGER_FILE, MANIFEST_FILE, Ledger, read_ledger, read_manifest, resume_conflicts, write_manifest
+from gui_agent.evaluate.ledger import (
+    LEDGER_FILE,
+    MANIFEST_FILE,
+    Ledger,
+    LedgerRecord,
+    read_manifest,
+    read_records,
+    resume_conflicts,
+    write_manifest,
+)
 from gui_agent.evaluate.plot import PLOT_FILE, plot_cost_effectiveness
 from gui_agent.evaluate.report import summarize, write_results
 from gui_agent.evaluate.suite import resolve_suite
@@ -114,7 +123,7 @@ def evaluate_suite(
     options: EvalOptions,
     *,
     on_start: Callable[[int, int], None] | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
+    on_record: Callable[[LedgerRecord], None] | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) an evaluation and write its results; return them (see :func:`summarize`).
@@ -149,9 +158,8 @@ def evaluate_suite(
     _check_models(options, task_files, on_note)
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
-    done = read_ledger(out / LEDGER_FILE)
-    # A model service that was down is worth asking again; an episode that ran is not.
-    pending = [item for item in items if item.key not in done or done[item.key].get("termination") == "service_error"]
+    done = read_records(out / LEDGER_FILE)
+    pending = _to_run(items, done)
     session: dict[str, Any] = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
                                "backend": "ray" if options.ray else "local", "workers": options.workers,
                                "resumed": options.resume, "planned": len(items), "to_run": len(pending)}
@@ -174,22 +182,17 @@ def evaluate_suite(
     finished = 0
     started = time.monotonic()
     scheduler = Scheduler(pending)
-    spent = {"usd": sum(_cost(entry) for entry in done.values())}
+    spent = {"usd": sum(r.cost_usd for r in done.values())}
 
     def record(entry: dict[str, Any]) -> None:
         nonlocal finished
-        episode = entry.get("episode")
-        if episode:
-            try:
-                entry["episode"] = str(Path(episode).resolve().relative_to(out.resolve()))
-            except ValueError:
-                pass
-        ledger.append(entry)
-        done[entry["key"]] = entry
+        _relative_episode(entry, out)
+        ledger.append(entry)  # the line as the worker wrote it
+        typed = done[entry["key"]] = LedgerRecord.parse(entry)
         finished += 1
         if on_record is not None:
-            on_record(entry)
-        spent["usd"] += _cost(entry)
+            on_record(typed)
+        spent["usd"] += typed.cost_usd
         over_budget()
 
     def over_budget() -> None:
@@ -222,6 +225,22 @@ def evaluate_suite(
     return report(out, items=items, k=options.repeats)
 
 
+def _to_run(items: list[WorkItem], done: dict[str, LedgerRecord]) -> list[WorkItem]:
+    """The items a (resumed) run still has to run: those without a record, and those whose
+    policy's model service was down (worth asking again; an episode that ran is not)."""
+    return [item for item in items if item.key not in done or done[item.key].termination == "service_error"]
+
+
+def _relative_episode(entry: dict[str, Any], out: Path) -> None:
+    """Name the record's episode folder relative to the run's folder, when it is inside it."""
+    episode = entry.get("episode")
+    if episode:
+        try:
+            entry["episode"] = str(Path(episode).resolve().relative_to(out.resolve()))
+        except ValueError:
+            pass
+
+
 def _release(out: Path, *, created: bool) -> None:
     """Undo a new run that failed before any episode finished (workers that could not start).
 
@@ -233,11 +252,6 @@ def _release(out: Path, *, created: bool) -> None:
         return
     for name in (MANIFEST_FILE, LEDGER_FILE):
         (out / name).unlink(missing_ok=True)
-
-
-def _cost(entry: dict[str, Any]) -> float:
-    """US dollars a ledger record's episode cost (0 when unpriced)."""
-    return float((entry.get("usage") or {}).get("cost_usd") or 0.0)
 
 
 def _check_models(options: EvalOptions, task_files: list[Path], on_note: Callable[[str], None] | None) -> None:
@@ -263,7 +277,7 @@ def _check_models(options: EvalOptions, task_files: list[Path], on_note: Callabl
 def report(out: Path, *, items: list[WorkItem] | None = None, k: int | None = None) -> dict[str, Any]:
     """(Re)compute and write the results of the run in ``out`` from its ledger."""
     manifest = read_manifest(out) or {}
-    records = read_ledger(out / LEDGER_FILE)
+    records = read_records(out / LEDGER_FILE)
     if items is not None:
         wanted = {item.key for item in items}
         records = {key: r for key, r in records.items() if key in wanted}
