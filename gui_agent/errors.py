@@ -172,6 +172,35 @@ class InputFetchError(GuiAgentError):
     """A declared input of a task could not be downloaded (the message names the URL and why)."""
 
 
+class WaitTimeoutError(GuiAgentError, TimeoutError):
+    """A condition :func:`gui_agent.polling.wait_until` waited for did not come in time; the
+    message names what was waited for and how long."""
+
+
+class XdotoolDiedError(EnvDiedError):
+    """The xdotool process exited (an X error, or the display is gone)."""
+
+
+class EditError(ValueError):
+    """An edit that cannot be applied: malformed, out of range, or to an episode that cannot be edited."""
+
+
+# ---------------------------------------------------------------------- signals within one module
+# Raised and caught inside one module (or one module and its callers in the same package)
+# to end a step of work early, never shown to a user as they are. They derive from
+# Exception, not GuiAgentError, on purpose: a handler of GuiAgentError between the raise
+# and its catch must not swallow them.
+
+
+class OsworldUnsupported(Exception):
+    """One part of an OSWorld config has no equivalent here (the message says which and why);
+    the importer leaves the task (or that part) out and reports the message."""
+
+
+class ImportSkip(Exception):
+    """One episode of a dataset cannot be imported; the importer skips it and reports the message."""
+
+
 def first_line(exc: BaseException, limit: int = 300) -> str:
     """The first line of an exception's message, at most ``limit`` characters.
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import os
 
-
-class RecorderError(RuntimeError):
-    """The recorder cannot start or continue; the message says why and what to do."""
+from recorder.errors import RecorderError
 
 
 def check_display(display: str | None = None) -> str:

@@ -25,10 +25,7 @@ from typing import Any
 import numpy as np
 
 from recorder.clock import Clock
-
-
-class ScreenError(RuntimeError):
-    """The screen cannot be captured, or its layout changed."""
+from recorder.errors import ScreenError
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 from gui_agent.envs import spawner
 from gui_agent.envs.procfs import process_state, processes_mentioning, session_members
@@ -169,6 +170,9 @@ class OwnedProcess:
         terminate_group: :meth:`stop` sends SIGTERM to the whole process group (True) or
             to the main process only, for programs that shut their helpers down themselves
             (a browser: helpers signalled directly outlive their parents as zombies).
+        pipes: its stdin and stdout are pipes to this Python (:attr:`stdin`,
+            :attr:`stdout`), for a program that takes commands and answers them (``xdotool
+            -``); its stderr still goes to ``log_path``. Both are closed by :meth:`stop`.
 
     Example:
         >>> proc = OwnedProcess(["openbox"], name="openbox", env={"DISPLAY": ":5"})
@@ -189,6 +193,7 @@ class OwnedProcess:
         install_hint: str = "",
         private_dir: Path | None = None,
         terminate_group: bool = True,
+        pipes: bool = False,
     ) -> None:
         if not argv:
             raise ValueError("argv must not be empty")
@@ -202,6 +207,7 @@ class OwnedProcess:
         self.install_hint = install_hint
         self.private_dir = private_dir
         self.terminate_group = terminate_group
+        self.pipes = pipes
         self._proc: subprocess.Popen[bytes] | None = None
         self._stopped = False
         self._finalizer: weakref.finalize | None = None
@@ -222,6 +228,16 @@ class OwnedProcess:
 
     def returncode(self) -> int | None:
         return self._proc.poll() if self._proc is not None else None
+
+    @property
+    def stdin(self) -> IO[bytes] | None:
+        """The pipe to its standard input (with ``pipes=True``, once started; else None)."""
+        return self._proc.stdin if self._proc is not None else None
+
+    @property
+    def stdout(self) -> IO[bytes] | None:
+        """The pipe from its standard output (with ``pipes=True``, once started; else None)."""
+        return self._proc.stdout if self._proc is not None else None
 
     def members(self) -> list[int]:
         """Live PIDs of its session and private folder (itself and what it forked), while not stopped by us."""
@@ -258,8 +274,8 @@ class OwnedProcess:
         try:
             self._proc = spawn(
                 argv,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
+                stdin=subprocess.PIPE if self.pipes else subprocess.DEVNULL,
+                stdout=subprocess.PIPE if self.pipes else log,
                 stderr=log if log is not subprocess.DEVNULL else subprocess.DEVNULL,
                 env=self.env,
                 cwd=self.cwd,
@@ -303,6 +319,12 @@ class OwnedProcess:
             self._stopped = True
         if self._finalizer is not None:
             self._finalizer()  # kills nothing now (the process is reaped); removes the private folder
+        for pipe in (proc.stdin, proc.stdout):
+            if pipe is not None:
+                try:
+                    pipe.close()
+                except OSError:  # a write buffered for a reader that is gone
+                    pass
 
     def _terminate_and_reap(self, proc: subprocess.Popen[bytes], grace_s: float) -> None:
         if grace_s > 0 and proc.poll() is None:

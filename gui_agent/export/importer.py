@@ -36,7 +36,7 @@ from gui_agent.episode.format import (
     frame_path,
 )
 from gui_agent.episode.writer import FRAME_SAVE_OPTIONS, write_meta
-from gui_agent.errors import ActionError, EpisodeFormatError, ExportError
+from gui_agent.errors import ActionError, EpisodeFormatError, ExportError, ImportSkip
 from gui_agent.export.layout import CARD_FILE, EPISODES, STEPS, split_glob
 from gui_agent.export.rows import meta_from_row, step_from_row
 
@@ -54,10 +54,6 @@ class ImportReport:
     episodes: list[Path] = field(default_factory=list)
     steps: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (episode id, reason)
-
-
-class _Skip(Exception):
-    """This episode cannot be imported; the message says why."""
 
 
 def _config_files(root: Path, config: str) -> list[Path]:
@@ -92,11 +88,11 @@ def _rows(files: list[Path], columns: list[str] | None = None) -> Iterator[dict[
 
 
 def _safe_rel(rel: str | None, fallback: str) -> str:
-    """A frame path inside the episode folder (``frames/NNNNNN.png`` or ``.webp``), or _Skip."""
+    """A frame path inside the episode folder (``frames/NNNNNN.png`` or ``.webp``), or ImportSkip."""
     rel = rel or fallback
     path = PurePosixPath(rel)
     if path.is_absolute() or ".." in path.parts or len(path.parts) != 2 or path.parts[0] != FRAMES_DIR or frame_format_of(rel) is None:
-        raise _Skip(f"frame path {rel!r} is not a plain frames/NNNNNN.png (or .webp) inside the episode")
+        raise ImportSkip(f"frame path {rel!r} is not a plain frames/NNNNNN.png (or .webp) inside the episode")
     return rel
 
 
@@ -117,7 +113,7 @@ def _frame_bytes(data: bytes, frame_format: FrameFormat) -> bytes:
             image.convert("RGB").save(out, **FRAME_SAVE_OPTIONS[frame_format])  # type: ignore[arg-type]
             return out.getvalue()
     except Exception as exc:  # noqa: BLE001 -- PIL raises many types for undecodable data
-        raise _Skip(f"an image cell is not a readable image ({exc.__class__.__name__})") from None
+        raise ImportSkip(f"an image cell is not a readable image ({exc.__class__.__name__})") from None
 
 
 def _write_frame(folder: Path, rel: str, data: bytes) -> FrameFormat:
@@ -166,16 +162,16 @@ class _Importer:
 
     def _start(self, episode_id: str) -> Path:
         if not _SAFE_ID.match(episode_id or ""):
-            raise _Skip(f"episode id {episode_id!r} is not a plain folder name")
+            raise ImportSkip(f"episode id {episode_id!r} is not a plain folder name")
         if episode_id not in self.metas:
-            raise _Skip("has steps but no row in the episodes config")
+            raise ImportSkip("has steps but no row in the episodes config")
         folder = self.out / episode_id
         if folder.exists():
-            raise _Skip(f"{folder} already exists; import into another folder (nothing is overwritten)")
+            raise ImportSkip(f"{folder} already exists; import into another folder (nothing is overwritten)")
         try:
             meta = meta_from_row(self.metas[episode_id])
         except (ValidationError, ValueError) as exc:
-            raise _Skip(f"its episodes row is not valid metadata: {exc}") from None
+            raise ImportSkip(f"its episodes row is not valid metadata: {exc}") from None
         (folder / FRAMES_DIR).mkdir(parents=True)
         self.started[episode_id] = folder
         # Like the writer: metadata first, marked unfinished until everything is on disk.
@@ -204,7 +200,7 @@ class _Importer:
                         continue
                     try:
                         folder = self._start(episode_id)
-                    except _Skip as exc:
+                    except ImportSkip as exc:
                         self._fail(episode_id, str(exc))
                         continue
                     # Open across rows (an episode's steps span batches and shards); closed in finally.
@@ -213,7 +209,7 @@ class _Importer:
                     continue
                 try:
                     self._step(episode_id, self.started[episode_id], row, handle)
-                except _Skip as exc:
+                except ImportSkip as exc:
                     handle.close()
                     handle = None
                     self._fail(episode_id, str(exc))
@@ -235,7 +231,7 @@ class _Importer:
         try:
             record = step_from_row(row)
         except (ValidationError, ActionError, ValueError, KeyError, TypeError) as exc:
-            raise _Skip(f"step {row.get('step_index')}: not a valid step ({exc})") from None
+            raise ImportSkip(f"step {row.get('step_index')}: not a valid step ({exc})") from None
         handle.write(record.model_dump_json(exclude_defaults=True) + "\n")
         self.report.steps += 1
 
@@ -264,7 +260,7 @@ class _Importer:
                     (folder / VIDEO_TIMESTAMPS_FILE).write_text(row["video_timestamps"], encoding="utf-8")
                 write_meta(folder, meta)
                 read_episode(folder)  # strict: what was imported must read back cleanly
-            except _Skip as exc:
+            except ImportSkip as exc:
                 self._fail(episode_id, str(exc))
             except EpisodeFormatError as exc:
                 self._fail(episode_id, f"does not read back as a valid episode: {exc}")

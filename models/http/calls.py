@@ -13,7 +13,7 @@ documented fields)
 answers 429                                 retried after its ``Retry-After`` (seconds or an
                                             HTTP date; ``retry-after-ms`` too), else backoff
 answers 5xx                                 retried as a dropped connection
-says the prompt is too long                 :class:`ContextTooLong`, for the policy to
+says the prompt is too long                 :class:`~models.errors.ContextTooLong`, for the policy to
                                             shorten its prompt (drop the oldest screenshot)
 answers another 4xx                         :class:`~gui_agent.errors.PolicyRequestError` at
                                             once, with the service's own message
@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from gui_agent.errors import PolicyRequestError, PolicyServiceError, first_line
+from models.errors import ContextTooLong, DeadlinePassed, UnexpectedAnswer
 
 T = TypeVar("T")
 
@@ -73,28 +74,6 @@ class RetryPolicy:
         """The backoff before retry number ``retry`` (0-based): exponential, with jitter."""
         ceiling = min(self.max_backoff_s, self.backoff_s * (2**retry))
         return rng.uniform(ceiling / 2, ceiling)
-
-
-class ContextTooLong(Exception):
-    """The service says the prompt does not fit its context; the caller shortens it.
-
-    ``failed_requests`` counts the requests of the call that failed, the last one
-    included, so the step still records every retry.
-    """
-
-    def __init__(self, message: str, failed_requests: int = 1) -> None:
-        super().__init__(message)
-        self.failed_requests = failed_requests
-
-
-class DeadlinePassed(Exception):
-    """A request took longer than its timeout in all (it may still have been receiving bytes)."""
-
-
-class UnexpectedAnswer(Exception):
-    """A successful answer whose body is not what the API documents: a proxy's or a web UI's
-    page, or JSON without the documented fields. The service is at fault, not the model:
-    it is retried like a dropped connection."""
 
 
 def within_deadline(call: Callable[[], T], seconds: float) -> T:

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import posixpath
 
-from gui_agent.errors import OsworldConfigError
+from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 
 #: OSWorld's VM user home; paths under it become relative to the episode's home folder.
 OSWORLD_HOME = "/home/user/"
 
 
-class Unsupported(Exception):
-    """One part of the config has no equivalent here (the message says which and why)."""
+#: One part of the config has no equivalent here (the message says which and why).
+Unsupported = OsworldUnsupported
 
 
 #: The config is not a readable OSWorld task (the error names the key).

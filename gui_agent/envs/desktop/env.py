@@ -63,9 +63,8 @@ from gui_agent.envs.desktop.step_runner import (
     shipped_file,
     step_timeout,
 )
-from gui_agent.envs.desktop.xdotool_input import XdotoolDiedError
 from gui_agent.episode.format import EnvInfo, ScreenSize
-from gui_agent.errors import EnvDiedError, EnvError, EnvHungError
+from gui_agent.errors import EnvDiedError, EnvError, EnvHungError, XdotoolDiedError
 
 T = TypeVar("T")
 

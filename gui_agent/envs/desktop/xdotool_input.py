@@ -11,7 +11,7 @@ window: a round trip that prints "W H"), not ``getmouselocation``: that one walk
 window tree under the pointer, and a click that closes a menu destroys that window
 meanwhile; the BadWindow error then kills xdotool (Xlib's default error handler exits).
 (``getwindowfocus -f`` prints nothing while the focus is PointerRoot.) Should xdotool die anyway while the display lives,
-:class:`XdotoolDiedError` says so and the next action starts a new one.
+:class:`~gui_agent.errors.XdotoolDiedError` says so and the next action starts a new one.
 
 xdotool splits script lines on spaces and knows no quoting, so text is never passed as
 an argument: every character becomes a keysym name (:func:`gui_agent.keys.to_xdotool_key`)
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import select
-import subprocess
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -44,8 +43,8 @@ from gui_agent.actions import (
     Type,
     Wait,
 )
-from gui_agent.envs.owned_process import describe_exit
-from gui_agent.errors import EnvDiedError, EnvError, EnvHungError
+from gui_agent.envs.owned_process import OwnedProcess, describe_exit
+from gui_agent.errors import EnvError, EnvHungError, XdotoolDiedError
 from gui_agent.keys import to_xdotool_key
 
 #: Intermediate pointer positions of a drag (apps start a drag after some motion).
@@ -63,9 +62,6 @@ _BUTTONS = {"left": 1, "middle": 2, "right": 3}
 #: The acknowledging round trip (see the module docstring).
 _ACK = "getdisplaygeometry"
 
-
-class XdotoolDiedError(EnvDiedError):
-    """The xdotool process exited (an X error, or the display is gone)."""
 _CONTROL_CHARS = {"\n": "Return", "\r": "Return", "\t": "Tab"}
 
 
@@ -144,7 +140,7 @@ class XdotoolInput:
         self.env = {**(os.environ if env is None else env), "DISPLAY": display}
         self.timeout_s = timeout_s
         self.log_path = log_path
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._proc: OwnedProcess | None = None
         self._last_script = ""
 
     @property
@@ -152,21 +148,15 @@ class XdotoolInput:
         return self._proc.pid if self._proc is not None else None
 
     def start(self) -> None:
-        log = open(self.log_path, "ab") if self.log_path is not None else subprocess.DEVNULL  # noqa: SIM115
-        try:
-            self._proc = subprocess.Popen(
-                ["xdotool", "-"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=log,
-                env=self.env,
-                start_new_session=True,
-            )
-        except FileNotFoundError:
-            raise EnvError("xdotool is not installed: install it with `apt-get install xdotool`") from None
-        finally:
-            if log is not subprocess.DEVNULL:
-                log.close()
+        """Start ``xdotool -`` (in its own session, dying with this Python).
+
+        Raises:
+            EnvError: xdotool is not installed.
+        """
+        proc = OwnedProcess(["xdotool", "-"], name="xdotool", env=self.env, log_path=self.log_path, pipes=True,
+                            install_hint="install it with `apt-get install xdotool`")
+        proc.start()
+        self._proc = proc
 
     def perform(self, action: Action, *, timeout_s: float | None = None) -> None:
         """Send one action's input and wait until the X server has processed it.
@@ -197,7 +187,7 @@ class XdotoolInput:
             raise EnvError(f"xdotool answered {answer!r} instead of the screen size")
         return answer
 
-    def _read_line(self, proc: subprocess.Popen[bytes], timeout_s: float) -> str:
+    def _read_line(self, proc: OwnedProcess, timeout_s: float) -> str:
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
         deadline = time.monotonic() + timeout_s
@@ -216,9 +206,12 @@ class XdotoolInput:
         return data.decode("utf-8", "replace").strip().splitlines()[-1]
 
     def _died(self) -> XdotoolDiedError:
-        proc = self._proc
-        code = proc.wait(timeout=2.0) if proc is not None else None
-        self._proc = None
+        proc, self._proc = self._proc, None
+        code = None
+        if proc is not None:
+            proc.wait(2.0)
+            code = proc.returncode()
+            proc.stop(grace_s=0.0)  # reaped already (or SIGKILLed now): nothing of it stays
         said = ""
         if self.log_path is not None:
             try:
@@ -240,10 +233,5 @@ class XdotoolInput:
                 proc.stdin.close()
         except OSError:
             pass
-        try:
-            proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5.0)
-        if proc.stdout is not None:
-            proc.stdout.close()
+        proc.wait(1.0)
+        proc.stop(grace_s=0.0)  # not ended on EOF: SIGKILL by PID, and reap

@@ -7,16 +7,12 @@ from collections.abc import Callable, Mapping
 
 from gui_agent.actions import Done, Wait
 from gui_agent.envs.base import Observation
-from gui_agent.errors import PolicyTaskError
 from gui_agent.policy import PolicyOutput, TaskContext
+from models.errors import UnsupportedTaskError
 from models.policies.desktop_oracle.script import Item, WaitForTitle
 
 #: Seconds one ``wait`` lasts while a barrier waits for a window title.
 POLL_S = 0.25
-
-
-class UnsupportedTaskError(PolicyTaskError):
-    """The oracle has no script for this task."""
 
 
 class DesktopOraclePolicy:

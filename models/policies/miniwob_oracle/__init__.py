@@ -10,7 +10,8 @@ Example:
     >>> output = policy.act(observation)  # observation from MiniWobEnv(observe_dom=True)
 """
 
-from models.policies.miniwob_oracle.page import OracleError, PageView, Plan
+from models.errors import OracleError
+from models.policies.miniwob_oracle.page import PageView, Plan
 from models.policies.miniwob_oracle.policy import MiniWobOraclePolicy, UnsupportedTaskError, task_name
 from models.policies.miniwob_oracle.registry import SOLVERS, SUPPORTED_TASKS
 

@@ -11,13 +11,8 @@ from __future__ import annotations
 import math
 
 from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Hotkey, Scroll, Type, Wait
-from models.policies.miniwob_oracle.page import (
-    Element,
-    OracleError,
-    PageView,
-    Plan,
-    parse,
-)
+from models.errors import OracleError
+from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
 from models.policies.miniwob_oracle.text import fill
 
 

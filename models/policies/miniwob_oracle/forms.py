@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 
 from gui_agent.actions import Action, Hotkey, Scroll, Type, Wait
-from models.policies.miniwob_oracle.page import Element, OracleError, PageView, Plan, parse
+from models.errors import OracleError
+from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
 from models.policies.miniwob_oracle.text import fill
 
 

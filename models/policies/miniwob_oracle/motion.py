@@ -7,7 +7,8 @@ import re
 
 from gui_agent.actions import Drag, Scroll, Wait
 from models.policies.miniwob_oracle.apps import WHEEL_SETTLE_S
-from models.policies.miniwob_oracle.page import Element, OracleError, PageView, Plan, parse
+from models.errors import OracleError
+from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
 from models.policies.miniwob_oracle.text import enter_and_submit
 
 #: drag-box wins when the small box's offset inside the large one is strictly between 0

@@ -13,15 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from gui_agent.actions import Action, Click
-from gui_agent.errors import GuiAgentError
+from models.errors import OracleError
 
 Element = dict[str, Any]
 #: x, y, width, height in viewport pixels.
 Rect = tuple[float, float, float, float]
-
-
-class OracleError(GuiAgentError):
-    """The page is not what the solver expects (element missing, instruction not parsed)."""
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from gui_agent.actions import Done, Scroll
 from gui_agent.envs.base import Observation
-from gui_agent.errors import PolicyTaskError
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.policies.miniwob_oracle.page import OracleError, PageView, Plan
+from models.errors import OracleError, UnsupportedTaskError
+from models.policies.miniwob_oracle.page import PageView, Plan
 from models.policies.miniwob_oracle.registry import SOLVERS, SUPPORTED_TASKS
-
-
-class UnsupportedTaskError(PolicyTaskError):
-    """The oracle has no solver for this task."""
 
 
 def task_name(task_id: str) -> str:

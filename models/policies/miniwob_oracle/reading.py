@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from gui_agent.actions import Action, Click
-from models.policies.miniwob_oracle.page import OracleError, PageView, Plan, parse
+from models.errors import OracleError
+from models.policies.miniwob_oracle.page import PageView, Plan, parse
 from models.policies.miniwob_oracle.text import enter_and_submit, fill
 
 
