@@ -27,6 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from gui_agent.envs.owned_process import OwnedProcess
+from gui_agent.episode.labels import (
+    ANNOTATOR_VERDICT,
+    DISAGREEMENT,
+    EVALUATOR_SUCCESS,
+    PAGE_ORIGIN,
+    RECORDER_ERROR,
+    SEED,
+    STATION,
+    TASK_FILE,
+)
 from gui_agent.errors import EnvError
 from gui_agent.task import Task
 from station.errors import LiveError
@@ -166,10 +176,12 @@ class LiveDesktop:
         with self._lock:
             if self.state != "ready":
                 raise LiveError(f"cannot start: the task is {self.state}")
-            labels: dict[str, Any] = {"seed": self.seed, "task_file": str(self.task_file),
-                                      "station": {"item": self.item_id, "repeat": self.repeat}}
+            labels: dict[str, Any] = {}
+            SEED.set(labels, self.seed)
+            TASK_FILE.set(labels, str(self.task_file))
+            STATION.set(labels, {"item": self.item_id, "repeat": self.repeat})
             if self.browser is not None:
-                labels["page_origin"] = list(self.browser.page_origin)
+                PAGE_ORIGIN.set(labels, list(self.browser.page_origin))
             app = "chromium" if self.kind == "browser" else ",".join(getattr(self.task.environment, "apps", ())) or None
             config = SessionConfig(
                 task=self.instruction, out_dir=self.dataset, task_id=self.task.id, display=self.display,
@@ -274,10 +286,12 @@ class LiveDesktop:
                 outcome = _evaluated(self.task, self.env, None, Outcome(termination="done", reason="the annotator finished"))
             evaluated = outcome.success
             disagreement = evaluated is not None and bool(evaluated) != bool(success)
-            labels = {"annotator_verdict": {"success": bool(success), "notes": notes}, "evaluator_success": evaluated,
-                      "disagreement": disagreement}
+            labels: dict[str, Any] = {}
+            ANNOTATOR_VERDICT.set(labels, {"success": bool(success), "notes": notes})
+            EVALUATOR_SUCCESS.set(labels, evaluated)
+            DISAGREEMENT.set(labels, disagreement)
             if error:
-                labels["recorder_error"] = error
+                RECORDER_ERROR.set(labels, error)
             self._name_task_file()
             # The recorder writes its own labels (events, grabs, staleness) and the annotator's
             # verdict; the outcome that stays is the evaluator's.
@@ -298,7 +312,7 @@ class LiveDesktop:
             error = self._stop_capture("gave up")
             self._name_task_file()
             self.session.finish(success=False, notes=notes, reason="the annotator gave up",
-                                labels={"annotator_verdict": {"success": False, "gave_up": True, "notes": notes}})
+                                labels=ANNOTATOR_VERDICT.item({"success": False, "gave_up": True, "notes": notes}))
             self.session.writer.finalize(Outcome(success=False, reward=0.0, termination="stopped", reason=error or "the annotator gave up"))
             self.state = "finished"
             return {"success": False, "termination": "stopped", "reason": "the annotator gave up", "annotator_success": False,

@@ -217,7 +217,7 @@ NOTES: Label[str] = Label(
 ANNOTATOR_VERDICT: Label[AnnotatorVerdict] = Label(
     "annotator_verdict", AnnotatorVerdict, "the station",
     "what the annotator said at the end: success, gave up, notes")
-EVALUATOR_SUCCESS: Label[bool] = Label(
+EVALUATOR_SUCCESS: Label[bool | None] = Label(
     "evaluator_success", bool, "the station",
     "what the task's evaluator said of the final state (absent or null: no verdict)")
 DISAGREEMENT: Label[bool] = Label(
