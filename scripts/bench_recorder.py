@@ -162,35 +162,7 @@ def main() -> int:
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        rng = random.Random(0)
-        words = ["total", "sum", "invoice", "march", "revenue", "q1", "report", "draft"]
-
-        def x(*a: str) -> None:
-            subprocess.run(["xdotool", *a], env=env, check=True)
-
-        start = time.monotonic()
-        n_actions = 0
-        while time.monotonic() - start < args.seconds:
-            choice = rng.random()
-            if choice < 0.45:
-                x("mousemove", str(rng.randrange(40, 1700)), str(rng.randrange(40, 900)), "click", "1")
-                sent["button"] += 2
-            elif choice < 0.7:
-                x("mousemove", "300", "1020", "click", "1")
-                word = rng.choice(words)
-                x("type", "--delay", "60", word + " ")
-                sent["button"] += 2
-                sent["key"] += 2 * (len(word) + 1)
-            elif choice < 0.85:
-                n = rng.randrange(1, 5)
-                x("mousemove", "900", "500", "click", "--repeat", str(n), "--delay", "40", rng.choice(["4", "5"]))
-                sent["scroll"] += n
-            else:
-                x("key", "ctrl+a")
-                sent["key"] += 4
-            n_actions += 1
-            time.sleep(rng.uniform(0.8, 1.6))
-        duration = time.monotonic() - start
+        n_actions, duration = _play(args.seconds, env, sent)
         time.sleep(3.0)  # let the last actions reduce (typing idle timeout)
         stop.set()
         sampler.join()
@@ -205,12 +177,68 @@ def main() -> int:
         xvfb.terminate()
         xvfb.wait(10)
 
+    result = _figures(episode, samples, duration, n_actions, sent)
+    result["load_average_1_5_15_before_after"] = [[round(v, 2) for v in load_before], [round(v, 2) for v in os.getloadavg()]]
+    result["frame_format"] = args.frame_format
+    # Staleness is bounded by the grab gap its action fell into: the recorder counts them.
+    result["screen_grabs"] = SCREEN_GRABS.get(read_meta(episode).labels)
+    result["keyframe_options"] = encode_options(episode, len(_steps_of(episode)), duration, _size(episode), args.options_frames)
+    print(json.dumps(result, indent=1))
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+def _play(seconds: float, env: dict[str, str], sent: dict[str, int]) -> tuple[int, float]:
+    """The scripted person: random clicks, typing, scrolls and shortcuts through xdotool for
+    ``seconds``; counts the input events sent in ``sent``. Returns (actions, seconds taken)."""
+    rng = random.Random(0)
+    words = ["total", "sum", "invoice", "march", "revenue", "q1", "report", "draft"]
+
+    def x(*a: str) -> None:
+        subprocess.run(["xdotool", *a], env=env, check=True)
+
+    start = time.monotonic()
+    n_actions = 0
+    while time.monotonic() - start < seconds:
+        choice = rng.random()
+        if choice < 0.45:
+            x("mousemove", str(rng.randrange(40, 1700)), str(rng.randrange(40, 900)), "click", "1")
+            sent["button"] += 2
+        elif choice < 0.7:
+            x("mousemove", "300", "1020", "click", "1")
+            word = rng.choice(words)
+            x("type", "--delay", "60", word + " ")
+            sent["button"] += 2
+            sent["key"] += 2 * (len(word) + 1)
+        elif choice < 0.85:
+            n = rng.randrange(1, 5)
+            x("mousemove", "900", "500", "click", "--repeat", str(n), "--delay", "40", rng.choice(["4", "5"]))
+            sent["scroll"] += n
+        else:
+            x("key", "ctrl+a")
+            sent["key"] += 4
+        n_actions += 1
+        time.sleep(rng.uniform(0.8, 1.6))
+    return n_actions, time.monotonic() - start
+
+
+def _steps_of(episode: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in (episode / "steps.jsonl").read_text().splitlines()]
+
+
+def _size(episode: Path) -> int:
+    return sum(p.stat().st_size for p in episode.rglob("*") if p.is_file())
+
+
+def _figures(episode: Path, samples: list[tuple[float, float, int]], duration: float, n_actions: int,
+             sent: dict[str, int]) -> dict[str, object]:
+    """The recorder's figures: CPU and memory from ``samples``, disk, event loss, keyframe staleness."""
     events = [json.loads(line) for line in (episode / "events.jsonl").read_text().splitlines()]
     got = {"button": sum(e["kind"] in ("down", "up") for e in events), "scroll": sum(e["kind"] == "scroll" for e in events),
            "key": sum(e["kind"] in ("key_down", "key_up") for e in events)}
-    steps = [json.loads(line) for line in (episode / "steps.jsonl").read_text().splitlines()]
+    steps = _steps_of(episode)
     stale = sorted(s["timings"]["keyframe_staleness_s"] for s in steps if "keyframe_staleness_s" in s.get("timings", {}))
-    size = sum(p.stat().st_size for p in episode.rglob("*") if p.is_file())
+    size = _size(episode)
     t0, c0, _ = samples[0]
     t1, c1, _ = samples[-1]
     rss = [r for _, _, r in samples]
@@ -227,14 +255,7 @@ def main() -> int:
         "staleness_ms_median_p95_max": [round(1000 * stale[len(stale) // 2], 1), round(1000 * stale[int(len(stale) * 0.95)], 1),
                                         round(1000 * stale[-1], 1)],
     }
-    result["load_average_1_5_15_before_after"] = [[round(v, 2) for v in load_before], [round(v, 2) for v in os.getloadavg()]]
-    result["frame_format"] = args.frame_format
-    # Staleness is bounded by the grab gap its action fell into: the recorder counts them.
-    result["screen_grabs"] = SCREEN_GRABS.get(read_meta(episode).labels)
-    result["keyframe_options"] = encode_options(episode, len(steps), duration, size, args.options_frames)
-    print(json.dumps(result, indent=1))
-    shutil.rmtree(tmp, ignore_errors=True)
-    return 0
+    return result
 
 
 if __name__ == "__main__":

@@ -213,6 +213,146 @@ def _written_s(result) -> float:  # type: ignore[no-untyped-def]
     return read_meta(result.episode_path).stats.duration_s
 
 
+def _oracle_section(files: list[Path], args: argparse.Namespace, suite: Path, work: Path) -> dict[str, object]:
+    """Sections 1-5: oracle recordings, their replays (fast, timed, on a moved layout), the simulator."""
+    from replay.source import load_source
+
+    figures: dict[str, object] = {}
+    t0 = time.perf_counter()
+    recordings = _record(files, args.seeds, work / "recorded")
+    figures["record_s"] = round(time.perf_counter() - t0, 1)
+    sources = [load_source(p) for p in recordings]
+    figures["recordings"] = len(sources)
+    figures["recording_attempts"] = len(files) * args.seeds
+
+    results, wall = _replay_all(sources, work / "replayed")
+    ok = [r for r in results if r.success]
+    failed = Counter(r.run.task_id for r in results if not r.success)
+    figures.update(
+        replays=len(results), replays_succeeded=len(ok), replay_success_share=round(len(ok) / len(results), 4),
+        replay_failures_by_task=dict(failed), replay_wall_s=round(wall, 2),
+        replays_per_minute=round(60 * len(results) / wall, 1),
+        reanchored_replays=sum(1 for r in results if r.reanchored_steps),
+        diverged_replays=sum(1 for r in results if r.first_divergent_step is not None),
+    )
+    # like for like: both are the episode writer's own duration (first step to the end, reset excluded)
+    recorded_s = sum(s.episode.meta.stats.duration_s for s in sources)
+    replay_s = sum(_written_s(r) for r in results)
+    figures.update(recorded_total_s=round(recorded_s, 2), replay_total_s=round(replay_s, 2),
+                   speed_vs_recorded=round(recorded_s / replay_s, 2))
+
+    timed_sources = sources[: args.timed]
+    timed_results, _ = _replay_all(timed_sources, work / "timed", mode="timed")
+    fast_same = [r for r in results[: args.timed]]
+    figures.update(
+        timed_replays=len(timed_results), timed_total_s=round(sum(_written_s(r) for r in timed_results), 2),
+        fast_total_s_same_episodes=round(sum(_written_s(r) for r in fast_same), 2),
+        timed_succeeded=sum(1 for r in timed_results if r.success),
+    )
+    figures["speed_vs_timed"] = round(figures["timed_total_s"] / max(1e-9, figures["fast_total_s_same_episodes"]), 2)
+    figures.update(_moved_layout([s for s in sources if s.task.id == "miniwob/click-button"], suite, work))
+    figures.update(_simulator_section([s for s in sources if s.succeeded][: args.variant_sources], work))
+    return figures
+
+
+def _moved_layout(click_button: list, suite: Path, work: Path) -> dict[str, object]:  # type: ignore[type-arg]
+    """Section 4: click-button recordings replayed on the ``SHIFTED`` page, anchored and blind."""
+    from gui_agent.task import load_task
+
+    if not click_button:
+        return {}
+    base = (suite / "click-button.yaml").read_text()
+    text = base.replace("viewport: {width: 160, height: 210}", "viewport: {width: 320, height: 300}")
+    text = text.replace("evaluator:", f"setup:\n  - run_js: {{script: {json.dumps(SHIFTED)}}}\nevaluator:", 1)
+    shifted_file = work / "shifted.yaml"
+    shifted_file.write_text(text)
+    shifted = load_task(shifted_file)
+    moved = [type(s)(episode=s.episode, task=shifted, seed=s.seed) for s in click_button]
+    anchored, _ = _replay_all(moved, work / "moved-anchored")
+    blind, _ = _replay_all(moved, work / "moved-blind", anchoring=False)
+    return {"moved_layout_replays": len(moved), "moved_anchored_succeeded": sum(r.success for r in anchored),
+            "moved_blind_succeeded": sum(r.success for r in blind)}
+
+
+def _simulator_section(chosen: list, work: Path) -> dict[str, object]:  # type: ignore[type-arg]
+    """Section 5: every variant kind of the ``chosen`` recordings, executed, judged and labelled."""
+    from gui_agent.runner import EnvSlot
+    from replay.perturb import VARIANT_KINDS
+    from replay.simulator import Simulator
+
+    slot = EnvSlot()
+    variants = succeeded = executions = 0
+    labels: Counter[str] = Counter()
+    started = time.perf_counter()
+    try:
+        for source in chosen:
+            donors = [a for other in chosen if other.task.id != source.task.id for a in other.actions[:1]][:5]
+            simulator = Simulator(source, env=slot.get(source.task), seed=0, donors=donors)
+            for _, simulated in simulator.variants(work / "variants", VARIANT_KINDS):
+                if simulated is None:
+                    continue
+                variants += 1
+                succeeded += int(simulated.run.success)
+                labels.update(v.label for v in simulated.verdicts)
+            executions += simulator.feasible.executed
+    finally:
+        slot.close()
+    sim_wall = time.perf_counter() - started
+    return {"variant_sources": len(chosen), "variants": variants, "variants_succeeded": succeeded,
+            "feasibility_executions": executions, "simulator_wall_s": round(sim_wall, 2),
+            "variants_per_minute": round(60 * variants / sim_wall, 1),
+            "executions_per_variant": round((variants + executions) / max(1, variants), 2),
+            "step_labels": dict(labels)}
+
+
+def _print_oracle(figures: dict, files: list[Path], args: argparse.Namespace) -> None:  # type: ignore[type-arg]
+    print(f"recordings: {figures['recordings']} successful oracle episodes of {figures['recording_attempts']} "
+          f"({len(files)} tasks x {args.seeds} seeds)")
+    print(f"replays: {figures['replays_succeeded']}/{figures['replays']} succeeded "
+          f"({100 * figures['replay_success_share']:.1f} %), failures by task: {figures['replay_failures_by_task'] or 'none'}; "
+          f"{figures['diverged_replays']} with a divergent step, {figures['reanchored_replays']} re-anchored")
+    print(f"replays per minute (fast, one browser, every replay written and judged): {figures['replays_per_minute']}")
+    print(f"pace: replays took {figures['replay_total_s']} s for recordings of {figures['recorded_total_s']} s "
+          f"(x{figures['speed_vs_recorded']}); timed mode (the recorded pace, baseline) {figures['timed_total_s']} s vs "
+          f"fast {figures['fast_total_s_same_episodes']} s on the same {figures['timed_replays']} episodes "
+          f"(x{figures['speed_vs_timed']})")
+    if "moved_layout_replays" in figures:
+        print(f"moved layout (click-button, wider/shifted/scrolled page): anchored {figures['moved_anchored_succeeded']}"
+              f"/{figures['moved_layout_replays']} succeed, blind {figures['moved_blind_succeeded']}/{figures['moved_layout_replays']}")
+    print(f"human simulator: {figures['variants']} variants of {figures['variant_sources']} recordings "
+          f"({figures['variants_succeeded']} succeeded) in {figures['simulator_wall_s']} s = "
+          f"{figures['variants_per_minute']} variants/min, {figures['executions_per_variant']} executions per variant "
+          f"(labelling included); step labels {figures['step_labels']}")
+
+
+def _print_human(figures: dict) -> None:  # type: ignore[type-arg]
+    print(f"human-paced recordings (real recorder, xdotool as the person): {figures['human_successful']} successful of "
+          f"{figures['human_recordings']}, {figures['human_recorded_total_s']} s recorded (task shown to last action; "
+          f"median {figures['human_recorded_median_s']} s)")
+    print(f"  fast replays: {figures['human_fast_succeeded']}/{figures['human_successful']} succeeded; all: "
+          f"{figures['human_fast_total_s']} s (environment starts included) -> x{figures['human_speed_vs_recorded']} "
+          f"the recorded pace; with the task's environment open ({figures['human_fast_warm_replays']} replays): "
+          f"{figures['human_fast_warm_total_s']} s for {figures['human_fast_warm_recorded_s']} s recorded (median "
+          f"{figures['human_fast_warm_median_s']} s) -> x{figures['human_speed_vs_recorded_warm']}; "
+          f"{figures['human_fast_settle_waits']} settle waits")
+    print(f"  timed replays (the recorded pace, baseline): {figures['human_timed_succeeded']}/{figures['human_successful']} "
+          f"succeeded in {figures['human_timed_total_s']} s -> fast is x{figures['human_speed_vs_timed']}")
+    for mode in ("fast", "timed"):
+        if figures[f"human_{mode}_failures"]:
+            print(f"  {mode} failures: {figures[f'human_{mode}_failures']}")
+
+
+def _print_desktop(figures: dict) -> None:  # type: ignore[type-arg]
+    if "desktop_error" in figures:
+        print(f"desktop: {figures['desktop_error']}")
+        return
+    print(f"desktop ({figures['desktop_task']}, {figures['desktop_steps']} steps, real Xvfb + LibreOffice Calc): "
+          f"replay success={figures['desktop_replay_success']} in {figures['desktop_replay_s']} s; "
+          f"{figures['desktop_variants']} variants ({figures['desktop_variants_succeeded']} succeeded) in "
+          f"{figures['desktop_simulator_s']} s = {figures['desktop_variants_per_minute']} variants/min, "
+          f"{figures['desktop_executions_per_variant']} executions per variant; {figures['desktop_outcomes']}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=3, help="oracle recordings per task (seeds 0..N-1)")
@@ -233,11 +373,6 @@ def main() -> int:
     if not sections <= known:
         parser.error(f"unknown section(s) {sorted(sections - known)}; expected oracle, human, desktop")
 
-    from gui_agent.task import load_task
-    from replay.perturb import VARIANT_KINDS
-    from replay.simulator import Simulator
-    from replay.source import load_source
-
     suite = REPO / "datasets" / "tasks" / "miniwob"
     files = sorted(suite.glob("*.yaml"))
     if args.tasks:
@@ -247,81 +382,7 @@ def main() -> int:
     figures: dict[str, object] = {"load_before": os.getloadavg()}
     try:
         if "oracle" in sections:
-            t0 = time.perf_counter()
-            recordings = _record(files, args.seeds, work / "recorded")
-            figures["record_s"] = round(time.perf_counter() - t0, 1)
-            sources = [load_source(p) for p in recordings]
-            figures["recordings"] = len(sources)
-            figures["recording_attempts"] = len(files) * args.seeds
-
-            results, wall = _replay_all(sources, work / "replayed")
-            ok = [r for r in results if r.success]
-            failed = Counter(r.run.task_id for r in results if not r.success)
-            figures.update(
-                replays=len(results), replays_succeeded=len(ok), replay_success_share=round(len(ok) / len(results), 4),
-                replay_failures_by_task=dict(failed), replay_wall_s=round(wall, 2),
-                replays_per_minute=round(60 * len(results) / wall, 1),
-                reanchored_replays=sum(1 for r in results if r.reanchored_steps),
-                diverged_replays=sum(1 for r in results if r.first_divergent_step is not None),
-            )
-            # like for like: both are the episode writer's own duration (first step to the end, reset excluded)
-            recorded_s = sum(s.episode.meta.stats.duration_s for s in sources)
-            replay_s = sum(_written_s(r) for r in results)
-            figures.update(recorded_total_s=round(recorded_s, 2), replay_total_s=round(replay_s, 2),
-                           speed_vs_recorded=round(recorded_s / replay_s, 2))
-
-            timed_sources = sources[: args.timed]
-            timed_results, _ = _replay_all(timed_sources, work / "timed", mode="timed")
-            fast_same = [r for r in results[: args.timed]]
-            figures.update(
-                timed_replays=len(timed_results), timed_total_s=round(sum(_written_s(r) for r in timed_results), 2),
-                fast_total_s_same_episodes=round(sum(_written_s(r) for r in fast_same), 2),
-                timed_succeeded=sum(1 for r in timed_results if r.success),
-            )
-            figures["speed_vs_timed"] = round(figures["timed_total_s"] / max(1e-9, figures["fast_total_s_same_episodes"]), 2)
-
-            click_button = [s for s in sources if s.task.id == "miniwob/click-button"]
-            if click_button:
-                base = (suite / "click-button.yaml").read_text()
-                text = base.replace("viewport: {width: 160, height: 210}", "viewport: {width: 320, height: 300}")
-                text = text.replace("evaluator:", f"setup:\n  - run_js: {{script: {json.dumps(SHIFTED)}}}\nevaluator:", 1)
-                shifted_file = work / "shifted.yaml"
-                shifted_file.write_text(text)
-                shifted = load_task(shifted_file)
-                moved = [type(s)(episode=s.episode, task=shifted, seed=s.seed) for s in click_button]
-                anchored, _ = _replay_all(moved, work / "moved-anchored")
-                blind, _ = _replay_all(moved, work / "moved-blind", anchoring=False)
-                figures.update(moved_layout_replays=len(moved), moved_anchored_succeeded=sum(r.success for r in anchored),
-                               moved_blind_succeeded=sum(r.success for r in blind))
-
-            from gui_agent.runner import EnvSlot
-
-            chosen = [s for s in sources if s.succeeded][: args.variant_sources]
-            slot = EnvSlot()
-            variants = succeeded = executions = 0
-            labels: Counter[str] = Counter()
-            started = time.perf_counter()
-            try:
-                for source in chosen:
-                    donors = [a for other in chosen if other.task.id != source.task.id for a in other.actions[:1]][:5]
-                    simulator = Simulator(source, env=slot.get(source.task), seed=0, donors=donors)
-                    for _, simulated in simulator.variants(work / "variants", VARIANT_KINDS):
-                        if simulated is None:
-                            continue
-                        variants += 1
-                        succeeded += int(simulated.run.success)
-                        labels.update(v.label for v in simulated.verdicts)
-                    executions += simulator.feasible.executed
-            finally:
-                slot.close()
-            sim_wall = time.perf_counter() - started
-            figures.update(
-                variant_sources=len(chosen), variants=variants, variants_succeeded=succeeded,
-                feasibility_executions=executions, simulator_wall_s=round(sim_wall, 2),
-                variants_per_minute=round(60 * variants / sim_wall, 1),
-                executions_per_variant=round((variants + executions) / max(1, variants), 2),
-                step_labels=dict(labels),
-            )
+            figures.update(_oracle_section(files, args, suite, work))
         if "human" in sections:
             figures.update(_human_section(args.human_tasks.split(","), args.human_seeds, work))
         if "desktop" in sections:
@@ -336,47 +397,11 @@ def main() -> int:
     print("command: python scripts/bench_replay.py " + " ".join(sys.argv[1:]))
     print(f"load average before / after: {figures['load_before']} / {figures.get('load_after')}")
     if "oracle" in sections:
-        print(f"recordings: {figures['recordings']} successful oracle episodes of {figures['recording_attempts']} "
-              f"({len(files)} tasks x {args.seeds} seeds)")
-        print(f"replays: {figures['replays_succeeded']}/{figures['replays']} succeeded "
-              f"({100 * figures['replay_success_share']:.1f} %), failures by task: {figures['replay_failures_by_task'] or 'none'}; "
-              f"{figures['diverged_replays']} with a divergent step, {figures['reanchored_replays']} re-anchored")
-        print(f"replays per minute (fast, one browser, every replay written and judged): {figures['replays_per_minute']}")
-        print(f"pace: replays took {figures['replay_total_s']} s for recordings of {figures['recorded_total_s']} s "
-              f"(x{figures['speed_vs_recorded']}); timed mode (the recorded pace, baseline) {figures['timed_total_s']} s vs "
-              f"fast {figures['fast_total_s_same_episodes']} s on the same {figures['timed_replays']} episodes "
-              f"(x{figures['speed_vs_timed']})")
-        if "moved_layout_replays" in figures:
-            print(f"moved layout (click-button, wider/shifted/scrolled page): anchored {figures['moved_anchored_succeeded']}"
-                  f"/{figures['moved_layout_replays']} succeed, blind {figures['moved_blind_succeeded']}/{figures['moved_layout_replays']}")
-        print(f"human simulator: {figures['variants']} variants of {figures['variant_sources']} recordings "
-              f"({figures['variants_succeeded']} succeeded) in {figures['simulator_wall_s']} s = "
-              f"{figures['variants_per_minute']} variants/min, {figures['executions_per_variant']} executions per variant "
-              f"(labelling included); step labels {figures['step_labels']}")
+        _print_oracle(figures, files, args)
     if "human" in sections:
-        print(f"human-paced recordings (real recorder, xdotool as the person): {figures['human_successful']} successful of "
-              f"{figures['human_recordings']}, {figures['human_recorded_total_s']} s recorded (task shown to last action; "
-              f"median {figures['human_recorded_median_s']} s)")
-        print(f"  fast replays: {figures['human_fast_succeeded']}/{figures['human_successful']} succeeded; all: "
-              f"{figures['human_fast_total_s']} s (environment starts included) -> x{figures['human_speed_vs_recorded']} "
-              f"the recorded pace; with the task's environment open ({figures['human_fast_warm_replays']} replays): "
-              f"{figures['human_fast_warm_total_s']} s for {figures['human_fast_warm_recorded_s']} s recorded (median "
-              f"{figures['human_fast_warm_median_s']} s) -> x{figures['human_speed_vs_recorded_warm']}; "
-              f"{figures['human_fast_settle_waits']} settle waits")
-        print(f"  timed replays (the recorded pace, baseline): {figures['human_timed_succeeded']}/{figures['human_successful']} "
-              f"succeeded in {figures['human_timed_total_s']} s -> fast is x{figures['human_speed_vs_timed']}")
-        for mode in ("fast", "timed"):
-            if figures[f"human_{mode}_failures"]:
-                print(f"  {mode} failures: {figures[f'human_{mode}_failures']}")
+        _print_human(figures)
     if "desktop" in sections:
-        if "desktop_error" in figures:
-            print(f"desktop: {figures['desktop_error']}")
-        else:
-            print(f"desktop ({figures['desktop_task']}, {figures['desktop_steps']} steps, real Xvfb + LibreOffice Calc): "
-                  f"replay success={figures['desktop_replay_success']} in {figures['desktop_replay_s']} s; "
-                  f"{figures['desktop_variants']} variants ({figures['desktop_variants_succeeded']} succeeded) in "
-                  f"{figures['desktop_simulator_s']} s = {figures['desktop_variants_per_minute']} variants/min, "
-                  f"{figures['desktop_executions_per_variant']} executions per variant; {figures['desktop_outcomes']}")
+        _print_desktop(figures)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2, default=str))
     return 0

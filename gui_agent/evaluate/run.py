@@ -144,17 +144,7 @@ def evaluate_suite(
         options.repeats = len(options.seeds)
     task_files = resolve_suite(options.suite)
     items = plan(task_files, options)
-    manifest = _manifest(options, task_files)
-    old = read_manifest(out)
-    if options.resume:
-        if old is None:
-            raise ValueError(f"{out}: nothing to resume (no run.json); run without --resume first")
-        conflicts = resume_conflicts(old, manifest)
-        if conflicts:
-            raise ValueError(f"{out}: the run was made with other settings: " + "; ".join(conflicts))
-        manifest["sessions"] = old.get("sessions", [])
-    elif old is not None or (out / LEDGER_FILE).exists():
-        raise ValueError(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+    manifest = _run_manifest(options, out, task_files)
     _check_models(options, task_files, on_note)
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
@@ -171,14 +161,7 @@ def evaluate_suite(
                           on_loop=options.on_loop, max_tokens=options.max_tokens, max_cost_usd=options.max_cost_usd,
                           headless=options.headless,
                           judge=options.judge, best_of=options.best_of, reward_model=options.reward_model)
-    if options.ray:
-        from gui_agent.workers.ray_pool import RayPool
-
-        pool: Any = RayPool(config, workers=options.workers, address=options.ray_address)
-    else:
-        from gui_agent.workers.local_pool import LocalPool
-
-        pool = LocalPool(config, workers=options.workers, pin_cpus=options.pin_cpus)
+    pool = _pool(options, config)
     finished = 0
     started = time.monotonic()
     scheduler = Scheduler(pending)
@@ -223,6 +206,38 @@ def evaluate_suite(
             _release(out, created=created)  # nothing ran: the same command may be run again as it is
         raise
     return report(out, items=items, k=options.repeats)
+
+
+def _run_manifest(options: EvalOptions, out: Path, task_files: list[Path]) -> dict[str, Any]:
+    """The run's ``run.json`` for this session: new, or the resumed run's with its sessions so far.
+
+    Raises:
+        ValueError: ``resume`` with no run in ``out`` or with other settings than the
+            run's; or, without ``resume``, a run already in ``out``.
+    """
+    manifest = _manifest(options, task_files)
+    old = read_manifest(out)
+    if options.resume:
+        if old is None:
+            raise ValueError(f"{out}: nothing to resume (no run.json); run without --resume first")
+        conflicts = resume_conflicts(old, manifest)
+        if conflicts:
+            raise ValueError(f"{out}: the run was made with other settings: " + "; ".join(conflicts))
+        manifest["sessions"] = old.get("sessions", [])
+    elif old is not None or (out / LEDGER_FILE).exists():
+        raise ValueError(f"{out} already holds a run: pass --resume to continue it, or choose another --out")
+    return manifest
+
+
+def _pool(options: EvalOptions, config: WorkerConfig) -> Any:
+    """The workers the run asks for: Ray actors, or local processes."""
+    if options.ray:
+        from gui_agent.workers.ray_pool import RayPool
+
+        return RayPool(config, workers=options.workers, address=options.ray_address)
+    from gui_agent.workers.local_pool import LocalPool
+
+    return LocalPool(config, workers=options.workers, pin_cpus=options.pin_cpus)
 
 
 def _to_run(items: list[WorkItem], done: dict[str, LedgerRecord]) -> list[WorkItem]:

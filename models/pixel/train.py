@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from gui_agent.errors import PolicyCheckpointError
-from models.pixel.checkpoint import load_checkpoint, save_checkpoint
+from models.pixel.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
 from models.pixel.dataset import Demonstrations, Sample, collate, load_demonstrations
 from models.pixel.network import STRIDE, NetConfig, PixelPolicyNet
 
@@ -112,11 +112,9 @@ def train(
     log(f"data: {data.summary['train_samples']} training and {data.summary['val_samples']} validation steps "
         f"from {data.summary['episodes']} episodes" + (f"; skipped {data.summary['skipped']}" if data.summary["skipped"] else ""))
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    state = {"epochs_done": 0, "step": 0, "train_seconds": 0.0, "cpu_seconds": 0.0, "history": []}
+    state: dict[str, Any] = {"epochs_done": 0, "step": 0, "train_seconds": 0.0, "cpu_seconds": 0.0, "history": []}
     if previous is not None:
-        state.update({k: previous.meta[k] for k in ("epochs_done", "step", "train_seconds", "cpu_seconds", "history") if k in previous.meta})
-        if previous.training and "optimizer" in previous.training:
-            optimizer.load_state_dict(previous.training["optimizer"])
+        _restore(previous, state, optimizer)
         rng.seed(config.seed + int(state["epochs_done"]))
         log(f"resuming {out} after epoch {state['epochs_done']} ({state['train_seconds']:.0f} s trained)")
     steps_per_epoch = math.ceil(len(data.train) / config.batch_size)
@@ -155,14 +153,9 @@ def train(
                 batch = collate(order[begin : begin + config.batch_size], data.frames, shift=config.shift, rng=rng)
                 for group in optimizer.param_groups:
                     group["lr"] = schedule()
-                parts = losses(model(*_inputs(batch)), batch)
-                loss = sum(parts.values())
-                optimizer.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
-                optimizer.step()
+                loss = _step(model, optimizer, batch)
                 state["step"] += 1
-                running = loss.item() if index == 0 else 0.95 * running + 0.05 * loss.item()
+                running = loss if index == 0 else 0.95 * running + 0.05 * loss
                 bar.set_postfix(loss=f"{running:.3f}", lr=f"{optimizer.param_groups[0]['lr']:.1e}")
                 if out_of_time():
                     break
@@ -178,6 +171,25 @@ def train(
     save(finished=finished)
     return TrainResult(checkpoint=out, epochs_done=int(state["epochs_done"]), steps=int(state["step"]),
                        train_seconds=elapsed(), finished=finished, history=list(state["history"]), data=data.summary)
+
+
+def _restore(previous: Checkpoint, state: dict[str, Any], optimizer: torch.optim.Optimizer) -> None:
+    """Continue where the checkpoint ``previous`` left off: its counters and history, and the
+    optimizer's state when the run was not finished."""
+    state.update({k: previous.meta[k] for k in ("epochs_done", "step", "train_seconds", "cpu_seconds", "history") if k in previous.meta})
+    if previous.training and "optimizer" in previous.training:
+        optimizer.load_state_dict(previous.training["optimizer"])
+
+
+def _step(model: PixelPolicyNet, optimizer: torch.optim.Optimizer, batch: dict[str, torch.Tensor]) -> float:
+    """One optimisation step on ``batch``; returns its loss."""
+    parts = losses(model(*_inputs(batch)), batch)
+    loss = sum(parts.values())
+    optimizer.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+    optimizer.step()
+    return float(loss.item())
 
 
 @torch.no_grad()

@@ -190,6 +190,37 @@ def evaluate_split(step_net: StepNet | None, outcome_net: OutcomeNet | None, dat
     return result
 
 
+def _split_tasks(data: RewardData, val_tasks: list[str]) -> tuple[RewardData, RewardData]:
+    """The training and the validation data: whole tasks held out.
+
+    Raises:
+        RewardDataError: a validation task is not in the data, or no training sample is left.
+    """
+    known = set(data.tasks)
+    unknown = [t for t in val_tasks if t not in known]
+    if unknown:
+        raise RewardDataError(f"validation task(s) {unknown} are not in the data; its tasks are: {', '.join(sorted(known))}")
+    train = data.only_tasks(known - set(val_tasks))
+    val = data.only_tasks(val_tasks)
+    if not train.steps and not train.outcomes:
+        raise RewardDataError("no training samples are left once the validation tasks are held out")
+    return train, val
+
+
+def _training_state(out: Path, fingerprint: str, val_tasks: list[str]) -> dict[str, Any]:
+    """The training state to resume from in ``out``, made from the same data and validation tasks.
+
+    Raises:
+        RewardCheckpointError: no training state, or one from other data or validation tasks.
+    """
+    state = load_training_state(out)
+    if state is None:
+        raise RewardCheckpointError(f"{out}: nothing to resume (no training_state.pt); train without --resume first")
+    if state["fingerprint"] != fingerprint or state["val_tasks"] != sorted(val_tasks):
+        raise RewardCheckpointError(f"{out}: was trained on other data or validation tasks; resume with the same DATA and --val-tasks")
+    return state
+
+
 def train_reward_model(data: RewardData, options: TrainOptions, *, progress: ProgressFn | None = None) -> TrainResult:
     """Train (or resume training) the step and outcome scorers on ``data`` and checkpoint each epoch.
 
@@ -200,14 +231,7 @@ def train_reward_model(data: RewardData, options: TrainOptions, *, progress: Pro
     if options.threads:
         torch.set_num_threads(options.threads)
     out = Path(options.out)
-    known = set(data.tasks)
-    unknown = [t for t in options.val_tasks if t not in known]
-    if unknown:
-        raise RewardDataError(f"validation task(s) {unknown} are not in the data; its tasks are: {', '.join(sorted(known))}")
-    train = data.only_tasks(known - set(options.val_tasks))
-    val = data.only_tasks(options.val_tasks)
-    if not train.steps and not train.outcomes:
-        raise RewardDataError("no training samples are left once the validation tasks are held out")
+    train, val = _split_tasks(data, options.val_tasks)
     fingerprint = _fingerprint(data)
     torch.manual_seed(options.seed)
     config = options.config
@@ -225,11 +249,7 @@ def train_reward_model(data: RewardData, options: TrainOptions, *, progress: Pro
     first_epoch = 0
     rng = random.Random(options.seed)
     if options.resume:
-        state = load_training_state(out)
-        if state is None:
-            raise RewardCheckpointError(f"{out}: nothing to resume (no training_state.pt); train without --resume first")
-        if state["fingerprint"] != fingerprint or state["val_tasks"] != sorted(options.val_tasks):
-            raise RewardCheckpointError(f"{out}: was trained on other data or validation tasks; resume with the same DATA and --val-tasks")
+        state = _training_state(out, fingerprint, options.val_tasks)
         for net, key in ((step_net, "step_state"), (outcome_net, "outcome_state")):
             if net is not None:
                 net.load_state_dict(state[key])
