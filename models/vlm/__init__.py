@@ -10,7 +10,7 @@ Public API (what the policy, the trainer and the reward model's judge build on):
 
 Modules: :mod:`.families` (what differs per model family), :mod:`.loading` (model +
 processor, clear errors), :mod:`.processors` (processors without torchvision),
-:mod:`.generation` (prompt -> text), :mod:`.replies` (text -> actions),
+:mod:`.generation` (prompt -> text; replies are read by their format, :data:`gui_agent.action_formats.FORMATS`),
 :mod:`.settings` (``hf:`` spec options, the trained model's serving settings),
 :mod:`.policy` (the policy), :mod:`.sft_data` / :mod:`.sft_train` (fine-tuning),
 :mod:`.tiny` (tiny random models for tests). Importing this package loads neither torch
