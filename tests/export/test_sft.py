@@ -99,3 +99,22 @@ def test_bad_sft_options_are_clear() -> None:
         SftOptions(action_format="tars")  # type: ignore[arg-type]
     with pytest.raises(ExportError, match="--sft-images must be at least 1"):
         SftOptions(images=0)
+
+
+def test_previous_actions_are_listed_as_the_format_writes_them_without_the_thought(tmp_path: Path) -> None:
+    """A thought that mentions 'Action: ' stays out of the next prompt's list of previous actions."""
+    source = tmp_path / "in"
+    write_synthetic(source, "ep", [Click(100, 50), Move(30, 3)], size=SIZE, thoughts=["the next Action: a click", None])
+    out = tmp_path / "ds"
+    export_dataset([source], out, ExportOptions(formats=("sft",), sft=SftOptions(action_format="pyautogui")))
+    rows = datasets.load_dataset(str(out), "sft", split="train", cache_dir=str(tmp_path / "c"))
+    assert rows[0]["messages"][2]["content"][0]["text"] == "Thought: the next Action: a click\nAction: pyautogui.click(100, 50)"
+    assert rows[1]["messages"][1]["content"][0]["text"] == "Task: Do every kind of action once\n\nPrevious actions:\n1. pyautogui.click(100, 50)"
+
+
+def test_the_export_writes_rows_only_in_the_sft_formats() -> None:
+    """json, qwen2.5, qwen3 and opencua prompt as their makers do; a policy builds those prompts, the export does not."""
+    for name in ("json", "qwen3", "opencua"):
+        with pytest.raises(ExportError, match=f"sft rows are written in uitars-v1, uitars, pyautogui, canonical, not '{name}'"):
+            ExportOptions(formats=("sft",), sft=SftOptions(action_format=name)).configs()
+    assert ExportOptions(formats=("steps",), sft=SftOptions(action_format="json")).configs() == ["steps", "episodes"]

@@ -90,6 +90,29 @@ def test_uitars_screenshots_are_sent_at_their_smart_resize_size_and_points_map_b
     assert output.thought == "The save button is at the top."
 
 
+def test_with_the_servers_own_bounds_previous_actions_are_listed_in_the_frame_the_model_answers_in() -> None:
+    """The model saw a 1316x728 image and clicked its middle: the next prompt lists that click as it wrote it."""
+    reply = "Thought: the middle\nAction: click(start_box='<|box_start|>(658,364)<|box_end|>')"
+    with stand_in([Reply(body=chat_completion(reply)), Reply(body=chat_completion(reply))]) as server:
+        policy = _policy(server.url, "&format=uitars&max_pixels=1003520")
+        first = policy.act(_screen())
+        policy.act(_screen())
+    assert [image.size for image in _images(server.requests[0].body)] == [(1316, 728)]
+    assert first.actions == [Click(960, 540)]
+    history = server.requests[1].body["messages"][1]["content"][0]["text"]
+    assert history.endswith("Previous actions:\n1. click(start_box='<|box_start|>(658,364)<|box_end|>')")
+
+
+def test_a_policy_built_without_bounds_uses_its_models_own() -> None:
+    from gui_agent.action_formats import FORMATS
+    from models.http.openai_chat import OpenAIChatPolicy
+    from models.http.settings import Endpoint
+
+    for name in ("uitars", "qwen2.5", "opencua"):
+        policy = OpenAIChatPolicy("m", endpoint=Endpoint(base_url="http://127.0.0.1:9/v1"), action_format=name, client=object())
+        assert policy.reply_format.image_size == FORMATS[name].image_size
+
+
 def test_uitars_replies_written_after_a_chinese_prompt_are_read() -> None:
     reply = "Thought：保存按钮在顶部。\nAction：click(start_box='<|box_start|>(500，500)<|box_end|>')"
     with stand_in([Reply(body=chat_completion(reply))]) as server:
