@@ -9,7 +9,6 @@ new format is one module and one registration (docs/actions.md).
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from gui_agent.action_formats import FORMATS
 from tests.paths import REPO
