@@ -28,22 +28,20 @@ NOVNC_DIR = Path("/usr/share/novnc")
 
 
 def create_app(station: Station) -> Guard:
-    """The app for ``station``: every route, the static files and noVNC's (when installed), behind the guard.
-
-    At shutdown every live desktop is closed (:meth:`Station.close`).
-    """
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        try:
-            yield
-        finally:
-            await run_in_threadpool(station.close)
-
-    app = Starlette(routes=[*ROUTES, *static_mounts()], lifespan=lifespan)
+    """The app for ``station``: every route, the static files and noVNC's (when installed), behind the guard."""
+    app = Starlette(routes=[*ROUTES, *static_mounts()], lifespan=_lifespan)
     app.state.station = station
     app.state.templates = page_templates()
     return Guard(app, station.accounts)
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    """At shutdown every live desktop is closed (:meth:`Station.close`)."""
+    try:
+        yield
+    finally:
+        await run_in_threadpool(app.state.station.close)
 
 
 def static_mounts() -> list[BaseRoute]:

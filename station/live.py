@@ -4,7 +4,7 @@
 (:func:`gui_agent.envs.factory.make_env`, reset with the task's setup steps, so the
 desktop has its own Xvfb, app and files), then starts Debian's ``x11vnc`` on that display,
 listening on 127.0.0.1 only. The station relays the browser's websocket to that port
-under its own sign-in (:mod:`station.app`); nothing else listens. Each new live view
+under its own sign-in (:mod:`station.routes.vnc`); nothing else listens. Each new live view
 asks :meth:`LiveDesktop.vnc_port_for_viewer` for the port, which starts x11vnc afresh if
 it has died, so a page that reconnects (or is reloaded) gets its view back.
 

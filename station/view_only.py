@@ -1,7 +1,7 @@
 """A watcher's VNC connection, with everything that would change the desktop taken out.
 
 The station relays each live view's websocket to the desktop's ``x11vnc`` byte for byte
-(:mod:`station.app`). For anyone but the item's annotator (a reviewer watching), the bytes
+(:mod:`station.routes.vnc`). For anyone but the item's annotator (a reviewer watching), the bytes
 from the browser go through :class:`ViewOnlyFilter` first, so what she does can reach
 neither the desktop nor the annotator's episode, whatever her page or client sends.
 

@@ -8,6 +8,7 @@ The station is the app's (``request.app.state.station``, set by
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
@@ -39,8 +40,6 @@ async def json_body(request: Request, *, max_bytes: int | None = None) -> Any:
     Raises:
         BadBody: the body is over ``max_bytes`` or is not JSON.
     """
-    import json
-
     raw = await request.body()
     if max_bytes is not None and len(raw) > max_bytes:
         raise BadBody(f"the body is over {max_bytes} bytes")

@@ -8,6 +8,7 @@ episode's steps, never by a path from the URL.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -16,7 +17,7 @@ from starlette.routing import Route
 
 from station.errors import BadBody, ItemBusy
 from station.pages import render_page
-from station.queue import Item
+from station.queue import Item, TaskQueue
 from station.review_page import review_context
 from station.routes.context import account_of, error, json_body, station_of
 
@@ -79,7 +80,7 @@ async def decide(request: Request) -> Response:
     return JSONResponse({"item": station.describe(updated)})
 
 
-def _record_decision(queue: Any, item: Item, folder: Any, verdict: dict[str, Any]) -> Item:
+def _record_decision(queue: TaskQueue, item: Item, folder: Path, verdict: dict[str, Any]) -> Item:
     from gui_agent.episode.labels import REVIEW
     from recorder.edit import relabel
 
