@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import time
+from pathlib import Path
 from typing import Any
 
 from gui_agent.envs.browser.chromium import ChromiumProcess
@@ -140,7 +141,12 @@ class TargetReports:
 
 
 class BrowserRecording:
-    """A recording session plus a headed Chromium at ``url`` reporting action targets."""
+    """A recording session plus a headed Chromium at ``url`` reporting action targets.
+
+    A :class:`~recorder.recording.Recording`: a MiniWoB++ page gives its own verdict
+    (:meth:`verdict`), read as the capture stops, and :meth:`finish` keeps it in the
+    episode's ``labels.miniwob``.
+    """
 
     def __init__(self, url: str, config: SessionConfig, *, window_size: tuple[int, int] | None = None, match_px: int = 3,
                  seed: int | None = None):
@@ -155,6 +161,7 @@ class BrowserRecording:
         self._chromium: ChromiumProcess | None = None
         self._pw: Any = None
         self.page: Any = None
+        self._page_verdict: dict[str, Any] | None = None
 
     def start(self) -> Any:
         from playwright.sync_api import sync_playwright
@@ -188,7 +195,7 @@ class BrowserRecording:
         MINIWOB.set(labels, {"task": task.task, "shown_t": round(self.session.clock.now(), 4)})
         config.labels = labels
 
-    def page_verdict(self) -> dict[str, object] | None:
+    def page_verdict(self) -> dict[str, Any] | None:
         """A MiniWoB++ page's own verdict (``done``, ``raw_reward``, ``reason``); None for other pages
         or when the page cannot be read."""
         if self.miniwob is None or self.page is None:
@@ -218,10 +225,28 @@ class BrowserRecording:
         return s.stop_reason or "stopped"
 
     def stop_capture(self) -> None:
+        """Stop capturing (:meth:`RecordingSession.stop_capture`), then read the page's verdict
+        while the page is still open, even when the capture failed."""
         self.pump(0.2)  # reports of the last actions
-        self.session.stop_capture()
+        try:
+            self.session.stop_capture()
+        finally:
+            self._page_verdict = self.page_verdict()
+
+    def verdict(self) -> bool | None:
+        """Whether the MiniWoB++ page judged its task solved, as the capture stopped; None for
+        other pages, or a page that could not be read."""
+        return None if self._page_verdict is None else MiniWobPage.solved(self._page_verdict)
+
+    def finish(self, *, success: bool | None, notes: str | None = None, reason: str | None = None) -> Path:
+        """Mark the episode complete (:meth:`RecordingSession.finish`), with the page's verdict in
+        ``labels.miniwob.verdict`` when there is one."""
+        verdict = self._page_verdict
+        labels = MINIWOB.item({**MINIWOB.get(self.session.config.labels, {}), "verdict": verdict}) if verdict else None
+        return self.session.finish(success=success, notes=notes, reason=reason, labels=labels)
 
     def close(self) -> None:
+        """Close the browser (safe to call twice, and before :meth:`start`)."""
         if self._pw is not None:
             try:
                 self._pw.stop()

@@ -60,3 +60,13 @@ class MiniWobPage:
     def verdict(page: Any) -> dict[str, Any]:
         """The page's state: ``done``, ``raw_reward`` (1 solved), ``reason``."""
         return dict(page.evaluate(READ_STATE_JS))
+
+    @staticmethod
+    def solved(verdict: dict[str, Any]) -> bool:
+        """Whether a :meth:`verdict` says the task was solved: done, with a positive reward."""
+        return bool(verdict.get("done")) and float(verdict.get("raw_reward") or 0) > 0
+
+
+def is_miniwob_url(url: str | None) -> bool:
+    """Whether ``url`` names a MiniWoB++ task page (``miniwob:TASK``), which states its own task."""
+    return bool(url and url.startswith(SCHEME))

@@ -257,6 +257,20 @@ class RecordingSession:
         self.writer.finalize(Outcome(success=success, termination="stopped", reason=reason or self.stop_reason), labels=labels)
         return self.writer.path
 
+    # ------------------------------------------------------------------ as a Recording
+    @property
+    def session(self) -> RecordingSession:
+        """Itself: a desktop recording is its session (a browser recording holds one); see
+        :class:`recorder.recording.Recording`."""
+        return self
+
+    def verdict(self) -> bool | None:
+        """None: nothing on a desktop judges the task (the annotator says)."""
+        return None
+
+    def close(self) -> None:
+        """Nothing is left to close after :meth:`stop_capture` (a browser recording closes its browser)."""
+
     # ------------------------------------------------------------------ listener side
     def _sink(self, event: RawEvent) -> None:
         self.last_input = time.monotonic()

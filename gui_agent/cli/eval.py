@@ -93,6 +93,7 @@ def handle(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from gui_agent.errors import GuiAgentError
+    from gui_agent.evaluate.judging import best_of_reward_model
     from gui_agent.evaluate.run import evaluate_suite
 
     console = _console()
@@ -100,9 +101,7 @@ def handle(args: argparse.Namespace) -> int:
         return fail(console, problem)
     if args.seeds:
         args.repeats = len(args.seeds)
-    reward_model = args.reward_model or (args.judge if args.best_of > 1 and args.judge and not args.judge.startswith("hf:") else None)
-    if args.best_of > 1 and reward_model is None:
-        return fail(console, "--best-of needs a reward model to choose: --reward-model CKPT (gui-agent train reward)")
+    reward_model = best_of_reward_model(reward_model=args.reward_model, judge=args.judge, best_of=args.best_of)
     if args.acknowledge_safety_checks:
         try:
             args.policy = acknowledging_safety_checks(args.policy)

@@ -102,62 +102,65 @@ def handle(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markup import escape
 
+    from gui_agent.errors import NothingExportedError
+    from gui_agent.export import ExportError, export_dataset
+    from gui_agent.export.push import pending_push, redact
+    from gui_agent.export.scrub import export_secrets
 
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
-    from gui_agent.errors import NothingExportedError
-    from gui_agent.export import (
-        ExportError,
-        ExportOptions,
-        SftOptions,
-        SplitSpec,
-        export_dataset,
-    )
-    from gui_agent.export.push import pending_push
-    from gui_agent.export.scrub import read_secrets_file, secrets_in_environment
-    from gui_agent.export.splits import parse_ratios
-
     token = None
     try:
-        secrets = read_secrets_file(str(args.secrets_file)) if args.secrets_file else []
-        secrets += secrets_in_environment(os.environ)  # the API keys and tokens in use
-        if args.push or not args.no_scrub:
-            from huggingface_hub import get_token
-
-            token = get_token()
-            if token:
-                secrets.append(token)  # the token never ends up in a dataset
-        if args.push and not token:
-            raise ExportError("--push needs a hub token: set HF_TOKEN or log in with 'hf auth login'")
+        secrets = export_secrets(secrets_file=args.secrets_file, environ=os.environ, push=bool(args.push), scrub=not args.no_scrub)
+        token = secrets.token
         command = _command(args)
         if args.push and not args.overwrite and pending_push(args.out) == command:
             # The same command after a failed push: the export is there, only the push is left.
             console.print(escape(f"{args.out} holds this command's export, whose push failed: pushing it again"), soft_wrap=True)
             return _push(console, args, token, command)
-        options = ExportOptions(
-            formats=tuple(f.strip() for f in args.format.split(",") if f.strip()),
-            split=SplitSpec(ratios=parse_ratios(args.split), by=args.split_by, seed=args.seed),
-            scrub=not args.no_scrub,
-            secrets=tuple(secrets),
-            license=args.license,
-            pretty_name=args.name,
-            video=args.video,
-            sft=SftOptions(action_format=args.action_format, images=args.sft_images, history=args.sft_history),
-            overwrite=args.overwrite,
-            include_unreviewed=args.include_unreviewed,
-            shard_bytes=max(1, args.shard_size) * 1024 * 1024,
-        )
+        options = _options(args, secrets.secrets)
         report = _run_with_progress(err, args.quiet, lambda on_progress: export_dataset(
             args.episodes, args.out, options, on_progress=on_progress))
     except ExportError as exc:
-        return fail(console, _redact(str(exc), token), 1 if isinstance(exc, NothingExportedError) else 2)
+        return fail(console, redact(str(exc), token), 1 if isinstance(exc, NothingExportedError) else 2)
+    _print_report(console, report, token)
+    if args.push:
+        return _push(console, args, token, command)
+    return 0
+
+
+def _options(args: argparse.Namespace, secrets: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    """The export's settings from the command line."""
+    from gui_agent.export import ExportOptions, SftOptions, SplitSpec
+    from gui_agent.export.splits import parse_ratios
+
+    return ExportOptions(
+        formats=tuple(f.strip() for f in args.format.split(",") if f.strip()),
+        split=SplitSpec(ratios=parse_ratios(args.split), by=args.split_by, seed=args.seed),
+        scrub=not args.no_scrub,
+        secrets=secrets,
+        license=args.license,
+        pretty_name=args.name,
+        video=args.video,
+        sft=SftOptions(action_format=args.action_format, images=args.sft_images, history=args.sft_history),
+        overwrite=args.overwrite,
+        include_unreviewed=args.include_unreviewed,
+        shard_bytes=max(1, args.shard_size) * 1024 * 1024,
+    )
+
+
+def _print_report(console, report, token: str | None) -> None:  # type: ignore[no-untyped-def]
+    """What the export wrote, left out and scrubbed (every message with the hub token redacted)."""
+    from rich.markup import escape
+
+    from gui_agent.export.push import redact
 
     for skipped in report.skipped:
-        console.print(f"[yellow]skipped[/yellow] {escape(str(skipped.path))}: {escape(_redact(skipped.reason, token))}", soft_wrap=True)
+        console.print(f"[yellow]skipped[/yellow] {escape(str(skipped.path))}: {escape(redact(skipped.reason, token))}", soft_wrap=True)
     for line in report.skipped_samples:
-        console.print(f"[yellow]skipped sample[/yellow] {escape(_redact(line, token))}", soft_wrap=True)
+        console.print(f"[yellow]skipped sample[/yellow] {escape(redact(line, token))}", soft_wrap=True)
     for line in report.video_problems:
-        console.print(f"[yellow]video left out[/yellow] {escape(_redact(line, token))}", soft_wrap=True)
+        console.print(f"[yellow]video left out[/yellow] {escape(redact(line, token))}", soft_wrap=True)
     for station in report.stations:
         if station.exported:
             console.print(escape(station.line()), soft_wrap=True)
@@ -174,9 +177,6 @@ def handle(args: argparse.Namespace) -> int:
         console.print(f"[yellow]{len(report.skipped)} episode(s) skipped[/yellow] (listed above)")
     if report.summary.scrub and sum(report.summary.scrubbed.values()):
         console.print("scrubbed " + ", ".join(f"{k} {v}" for k, v in report.summary.scrubbed.items() if v))
-    if args.push:
-        return _push(console, args, token, command)
-    return 0
 
 
 def _command(args: argparse.Namespace) -> dict[str, object]:
@@ -194,7 +194,7 @@ def _push(console, args: argparse.Namespace, token: str | None, command: dict[st
     from rich.markup import escape
 
     from gui_agent.export import ExportError, push_dataset
-    from gui_agent.export.push import clear_pending_push, mark_push_pending
+    from gui_agent.export.push import clear_pending_push, mark_push_pending, redact
 
     def on_chunk(part: int, parts: int, files: list[str]) -> None:
         what = files[0] if len(files) == 1 else f"{len(files)} files"
@@ -207,7 +207,7 @@ def _push(console, args: argparse.Namespace, token: str | None, command: dict[st
         )
     except ExportError as exc:
         mark_push_pending(args.out, command)
-        console.print(f"[red]push failed:[/red] {escape(_redact(str(exc), token))}", soft_wrap=True)
+        console.print(f"[red]push failed:[/red] {escape(redact(str(exc), token))}", soft_wrap=True)
         console.print("re-run the same command to resume: the export is kept and pushed again, "
                       "and files already on the hub are not sent again")
         return 1
@@ -235,10 +235,6 @@ def _exported(report) -> str:  # type: ignore[no-untyped-def]
         if rows:
             parts.append(f"{rows} {noun}(s)")
     return ", ".join(parts) or "nothing"
-
-
-def _redact(text: str, token: str | None) -> str:
-    return text.replace(token, "***") if token else text
 
 
 def _run_with_progress(console, quiet: bool, run):  # type: ignore[no-untyped-def]

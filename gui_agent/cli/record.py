@@ -72,78 +72,111 @@ def _ask(prompt: str) -> str | None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from recorder.display import RecorderError
-    from recorder.recovery import find_unfinished, recover_recording
-    from recorder.reduce import ReduceConfig
-    from recorder.session import SessionConfig
+    from recorder.errors import RecorderError
+    from recorder.recording import decide_success, open_recording
 
-    for folder in find_unfinished(args.out) if args.out.exists() else []:
-        episode = recover_recording(folder)
-        print(f"recovered {folder} ({len(episode.steps)} steps)")
+    _recover(args.out)
     if args.recover:
         return 0
-    miniwob = bool(args.browser and args.browser.startswith("miniwob:"))
-    if args.seed is not None and not miniwob:
-        print("error: --seed applies to MiniWoB++ pages only (--browser miniwob:TASK)", file=sys.stderr)
+    task, problem = _task(args)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
+    try:
+        recording = open_recording(_config(args, task), url=args.browser, seed=args.seed)
+    except (RecorderError, ValueError) as exc:
+        return _failed(exc)
+    try:
+        reason = _record(recording, args)
+        error = _stop(recording)
+    except (RecorderError, ValueError) as exc:
+        return _failed(exc)
+    finally:
+        recording.close()
+    success = decide_success(marked=_marked(args), verdict=recording.verdict(), ask=None if error else _ask_success)
+    notes = args.notes if args.notes is not None else _ask("Notes (enter to skip): ")
+    path = recording.finish(success=success, notes=notes or None, reason=error or reason)
+    print(f"episode: {path}  steps={recording.session.writer.n_steps} events={recording.session.n_events}", flush=True)
+    return 3 if error else 0
+
+
+def _recover(out: Path) -> None:
+    """Recover the recordings a crash left unfinished in ``out``, saying which."""
+    from recorder.recovery import find_unfinished, recover_recording
+
+    for folder in find_unfinished(out) if out.exists() else []:
+        episode = recover_recording(folder)
+        print(f"recovered {folder} ({len(episode.steps)} steps)")
+
+
+def _task(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The task to record (asked for when not given), or what is wrong with the arguments."""
+    from recorder.miniwob_page import is_miniwob_url
+
+    miniwob = is_miniwob_url(args.browser)
+    if args.seed is not None and not miniwob:
+        return "", "--seed applies to MiniWoB++ pages only (--browser miniwob:TASK)"
     task = args.task or ("" if miniwob else _ask("Task: "))  # a MiniWoB++ page states its own task
     if not task and not miniwob:
-        print("error: give the task with --task \"...\"", file=sys.stderr)
-        return 2
+        return "", 'give the task with --task "..."'
+    return task, None
+
+
+def _record(recording, args: argparse.Namespace) -> str:  # type: ignore[no-untyped-def]
+    """Start, say where it goes and how to stop it, record until stopped; returns why it stopped."""
+    path = recording.start()
+    recording.session.install_signal_handlers()
+    recording.session.on_pause = _pause_printer(args.pause_key, args.stop_key)
+    print(f"recording to {path}  (stop: {args.stop_key} or Ctrl-C; pause: {args.pause_key})", flush=True)
+    return str(recording.run(args.duration))
+
+
+def _stop(recording) -> str | None:  # type: ignore[no-untyped-def]
+    """Stop the capture; what went wrong on the way (printed), or None."""
+    from recorder.errors import RecorderError
+
+    try:
+        recording.stop_capture()
+    except RecorderError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return str(exc)
+    return None
+
+
+def _failed(exc: Exception) -> int:
+    """Say why the recording could not be made: 3 for the display or browser, 2 for bad input."""
+    from recorder.errors import RecorderError
+
+    print(f"error: {exc}", file=sys.stderr)
+    return 3 if isinstance(exc, RecorderError) else 2
+
+
+def _marked(args: argparse.Namespace) -> bool | None:
+    """The verdict given on the command line (--success, --failure), if any."""
+    return True if args.success else (False if args.failure else None)
+
+
+def _config(args: argparse.Namespace, task: str):  # type: ignore[no-untyped-def]
+    """The session's settings from the command line."""
     from recorder.privacy import DEFAULT_MASK_PATTERN
+    from recorder.reduce import ReduceConfig
+    from recorder.session import SessionConfig
 
     config = SessionConfig(
         task=task, out_dir=args.out, task_id=args.task_id, display=args.display, fps=args.fps,
         pause_chord=args.pause_key, stop_chord=args.stop_key,
         mask_pattern=DEFAULT_MASK_PATTERN if args.mask_title is None else (args.mask_title or None),
-        reduce=ReduceConfig(drag_px=args.drag_px), env_kind="browser" if args.browser else "desktop",
-        app="chromium" if args.browser else None, video_fps=args.video_fps, frame_format=args.frame_format,
+        reduce=ReduceConfig(drag_px=args.drag_px), video_fps=args.video_fps, frame_format=args.frame_format,
     )
     if args.annotator:
         config.annotator = args.annotator
-    browser = None
-    try:
-        if args.browser:
-            from recorder.browser import BrowserRecording
+    return config
 
-            browser = BrowserRecording(args.browser, config, seed=args.seed)
-            session = browser.session
-        else:
-            from recorder.session import RecordingSession
 
-            session = RecordingSession(config)
-        path = session.start() if browser is None else browser.start()
-        session.install_signal_handlers()
-        session.on_pause = _pause_printer(args.pause_key, args.stop_key)
-        print(f"recording to {path}  (stop: {args.stop_key} or Ctrl-C; pause: {args.pause_key})", flush=True)
-        reason = session.run(args.duration) if browser is None else browser.run(args.duration)
-        error = None
-        try:
-            session.stop_capture() if browser is None else browser.stop_capture()
-        except RecorderError as exc:
-            error = str(exc)
-            print(f"error: {exc}", file=sys.stderr)
-    except (RecorderError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        if browser is not None:
-            browser.close()
-        return 3 if isinstance(exc, RecorderError) else 2
-    verdict = browser.page_verdict() if browser is not None else None
-    if browser is not None:
-        browser.close()
-    success: bool | None = True if args.success else (False if args.failure else None)
-    if success is None and verdict is not None:
-        success = bool(verdict.get("done")) and float(verdict.get("raw_reward") or 0) > 0
-    if success is None and error is None:
-        answer = _ask("Did the task succeed? [y/n] ")
-        success = None if not answer else answer.lower().startswith("y")
-    notes = args.notes if args.notes is not None else _ask("Notes (enter to skip): ")
-    from gui_agent.episode.labels import MINIWOB
-
-    page_labels = MINIWOB.item({**MINIWOB.get(session.config.labels, {}), "verdict": verdict}) if verdict else None
-    path = session.finish(success=success, notes=notes or None, reason=error or reason, labels=page_labels)
-    print(f"episode: {path}  steps={session.writer.n_steps} events={session.n_events}", flush=True)
-    return 3 if error else 0
+def _ask_success() -> bool | None:
+    """The annotator's answer (None: no terminal, or no answer)."""
+    answer = _ask("Did the task succeed? [y/n] ")
+    return None if not answer else answer.lower().startswith("y")
 
 
 def _pause_printer(pause_key: str, stop_key: str):  # type: ignore[no-untyped-def]

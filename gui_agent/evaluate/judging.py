@@ -20,6 +20,21 @@ from gui_agent.episode.writer import write_meta
 from gui_agent.registry import scorers
 
 
+def best_of_reward_model(*, reward_model: str | None, judge: str | None, best_of: int) -> str | None:
+    """The reward-model checkpoint that chooses among ``best_of`` decisions per step.
+
+    ``reward_model`` when given; else, with ``best_of`` above 1, the judge when it is a
+    checkpoint (a reward model judges episodes and scores decisions alike; an ``hf:``
+    judge is a VLM that only judges episodes); else None: nothing chooses, and a run that
+    asks for best-of is refused (:func:`gui_agent.evaluate.run.evaluate_suite`).
+    """
+    if reward_model:
+        return reward_model
+    if best_of > 1 and judge and not judge.startswith("hf:"):
+        return judge
+    return None
+
+
 def load_judge(spec: str) -> Any:
     """The judge for ``spec`` (a reward-model checkpoint or ``hf:MODEL[?options]``)."""
     return scorers().load_judge(spec)

@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from gui_agent.errors import ExportError
@@ -163,3 +165,42 @@ def secrets_in_environment(environ: Mapping[str, str]) -> list[str]:
     """
     return sorted({value.strip() for name, value in environ.items()
                    if _SECRET_NAME.search(name) and len(value.strip()) >= MIN_ENV_SECRET_LENGTH})
+
+
+@dataclass(frozen=True)
+class ExportSecrets:
+    """What an export keeps out of its dataset and out of what it prints.
+
+    Attributes:
+        secrets: exact strings scrubbed from every free text (see :class:`Scrubber`).
+        token: the hub token, when the export pushes or scrubs: pushed with, scrubbed,
+            and replaced by ``***`` in every message (:func:`gui_agent.export.push.redact`).
+    """
+
+    secrets: tuple[str, ...]
+    token: str | None
+
+
+def export_secrets(*, secrets_file: str | Path | None, environ: Mapping[str, str], push: bool, scrub: bool) -> ExportSecrets:
+    """The secrets an export scrubs: the lines of ``secrets_file``, the values of the
+    variables of ``environ`` named like keys, tokens and passwords (the keys in use), and the
+    hub token (it never ends up in a dataset).
+
+    The token is looked up (``HF_TOKEN``, or the user's login) when the export pushes or
+    scrubs; with neither (``--no-scrub``, no ``--push``) it is not needed.
+
+    Raises:
+        ExportError: the secrets file cannot be read, or ``push`` and there is no token.
+    """
+    secrets = read_secrets_file(str(secrets_file)) if secrets_file else []
+    secrets += secrets_in_environment(environ)
+    token = None
+    if push or scrub:
+        from huggingface_hub import get_token
+
+        token = get_token()
+        if token:
+            secrets.append(token)
+    if push and not token:
+        raise ExportError("--push needs a hub token: set HF_TOKEN or log in with 'hf auth login'")
+    return ExportSecrets(secrets=tuple(secrets), token=token)

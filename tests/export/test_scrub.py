@@ -12,7 +12,7 @@ import pytest
 from gui_agent.actions import Click, Done, Type
 from gui_agent.cli import main
 from gui_agent.export import ExportError, ExportOptions, Scrubber, export_dataset
-from gui_agent.export.scrub import luhn_valid, secrets_in_environment
+from gui_agent.export.scrub import ExportSecrets, export_secrets, luhn_valid, secrets_in_environment
 from tests.synthetic_episodes import frame, write_synthetic
 
 
@@ -146,3 +146,22 @@ def test_the_keys_in_the_environment_are_scrubbed(tmp_path: Path, monkeypatch: p
     steps = datasets.load_dataset(str(out), "steps", split="train", cache_dir=str(tmp_path / "c"))
     assert steps["action"][1]["text"] == "export KEY=[SECRET]\n"
     assert b"gw-live-7c1d9e2f4a" not in b"".join(p.read_bytes() for p in out.rglob("*") if p.is_file())
+
+
+def test_an_export_scrubs_the_secrets_file_the_keys_in_use_and_the_hub_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which secrets an export scrubs is the export's rule (gui_agent/export/scrub.py), not its command's."""
+    import huggingface_hub.constants
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_TOKEN_PATH", str(tmp_path / "no-login"))
+    secrets_file = tmp_path / "secrets.txt"
+    secrets_file.write_text("# one a line\nhunter2-long\n\n")
+    environ = {"MY_GATEWAY_API_KEY": "gw-live-7c1d9e2f4a", "HOME": "/home/someone"}
+    assert export_secrets(secrets_file=secrets_file, environ=environ, push=False, scrub=True) == ExportSecrets(
+        secrets=("hunter2-long", "gw-live-7c1d9e2f4a"), token=None)
+    with pytest.raises(ExportError, match="--push needs a hub token"):
+        export_secrets(secrets_file=None, environ=environ, push=True, scrub=True)
+    monkeypatch.setenv("HF_TOKEN", "hf_test0123456789abcdef")
+    assert export_secrets(secrets_file=None, environ=environ, push=False, scrub=True) == ExportSecrets(
+        secrets=("gw-live-7c1d9e2f4a", "hf_test0123456789abcdef"), token="hf_test0123456789abcdef")
+    # Neither pushing nor scrubbing: the token is not needed, so not looked up.
+    assert export_secrets(secrets_file=None, environ=environ, push=False, scrub=False).token is None
