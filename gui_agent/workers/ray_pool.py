@@ -167,11 +167,11 @@ class RayPool:
         if actor.ready and actor.host == socket.gethostname():
             from gui_agent.envs.browser.chromium import kill_orphaned_browsers
 
-            deadline = time.monotonic() + 5.0  # Ray reaps the actor's process asynchronously
             from gui_agent.envs.procfs import process_state
+            from gui_agent.polling import poll
 
-            while process_state(actor.pid) not in (None, "Z") and time.monotonic() < deadline:
-                time.sleep(0.05)
+            # Ray reaps the actor's process asynchronously.
+            poll(lambda: process_state(actor.pid) in (None, "Z"), timeout_s=5.0, interval_s=0.05)
             leftovers = kill_orphaned_browsers(actor.pid)
             extra = f"; killed {len(leftovers)} leftover browser process(es)" if leftovers else ""
         item, actor.item = actor.item, None

@@ -7,9 +7,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+from gui_agent.polling import poll
 from tests.paths import REPO
 
 
@@ -59,10 +59,12 @@ def ledger_lines(out: Path) -> list[dict]:
 
 
 def wait_for(predicate, timeout_s: float = 120, what: str = "condition", proc: subprocess.Popen | None = None) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not predicate():
+    def ready() -> bool:
+        if predicate():
+            return True
         if proc is not None and proc.poll() is not None:
             raise AssertionError(f"the run ended (rc {proc.returncode}) before {what}:\n{proc.stdout.read() if proc.stdout else ''}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+        return False
+
+    if not poll(ready, timeout_s=timeout_s, interval_s=0.05):
+        raise AssertionError(f"timed out waiting for {what}")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
-
 from gui_agent.envs import procfs
+from gui_agent.polling import poll
 
 state = procfs.process_state
 alive = procfs.is_alive
@@ -17,12 +16,8 @@ def mentioning(needle: str) -> dict[int, str]:
 
 def wait_until_none_mention(needle: str, timeout_s: float = 15.0) -> dict[int, str]:
     """Wait for every process mentioning ``needle`` to end; return those still there."""
-    deadline = time.monotonic() + timeout_s
-    left = mentioning(needle)
-    while left and time.monotonic() < deadline:
-        time.sleep(0.1)
-        left = mentioning(needle)
-    return left
+    poll(lambda: not mentioning(needle), timeout_s=timeout_s, interval_s=0.1)
+    return mentioning(needle)
 
 
 def browser_main_pids(needle: str) -> list[int]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 from PIL import Image
 
 from gui_agent.envs import procfs
+from gui_agent.polling import poll
 from tests.evaluate.eval_helpers import finish, ledger_lines, start_eval, wait_for
 from tests.evaluate.eval_procs import alive, browser_main_pids, state
 from tests.paths import MINIWOB_TASKS as MINIWOB
@@ -28,9 +28,7 @@ SLOW = "py:tests.evaluate.slow_policies:SlowOracle"
 
 def still_alive(pids: list[int], timeout_s: float = 10.0) -> dict[int, str]:
     """Those of ``pids`` still running after ``timeout_s``, with their command lines."""
-    deadline = time.monotonic() + timeout_s
-    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    poll(lambda: not any(alive(pid) for pid in pids), timeout_s=timeout_s, interval_s=0.1)
     return {pid: (procfs.command_line(pid) or "")[:200] for pid in pids if alive(pid)}
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from gui_agent.actions import Click, Type
 from gui_agent.episode import read_episode
+from gui_agent.polling import poll
 
 PAGE = """<!DOCTYPE html><html><head><title>new account</title><style>
 body{margin:0;background:#fff;font-size:20px}
@@ -27,17 +28,18 @@ def find_color(display: str, rgb: tuple[int, int, int], timeout: float = 20.0) -
     """Screen centre of the pixels of one exact colour (the page's coloured widgets)."""
     import mss
 
-    deadline = time.monotonic() + timeout
     with mss.MSS(display=display) as sct:
-        while True:
+
+        def centre() -> tuple[int, int] | None:
             shot = sct.grab(sct.monitors[0])
             img = np.frombuffer(shot.raw, np.uint8).reshape(shot.height, shot.width, 4)[..., 2::-1]
             ys, xs = np.nonzero((img == rgb).all(axis=-1))
-            if len(xs) > 500:
-                return int(xs.mean()), int(ys.mean())
-            if time.monotonic() > deadline:
-                raise AssertionError(f"colour {rgb} not on screen")
-            time.sleep(0.3)
+            return (int(xs.mean()), int(ys.mean())) if len(xs) > 500 else None
+
+        found = poll(centre, timeout_s=timeout, interval_s=0.3)
+    if found is None:
+        raise AssertionError(f"colour {rgb} not on screen")
+    return found
 
 
 @pytest.mark.slow

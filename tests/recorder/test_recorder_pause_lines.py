@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import signal
-import time
+
+from gui_agent.polling import poll
 
 
 def _wait_for(rec, text: str, after: int, timeout: float = 20.0) -> int:  # type: ignore[no-untyped-def]
     """The index of the first output line from ``after`` on that holds ``text``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for index, line in enumerate(rec.lines[after:], after):
-            if text in line:
-                return index
-        time.sleep(0.1)
-    raise AssertionError(f"no {text!r} after line {after}:\n{rec.output()}")
+
+    def found() -> list[int] | None:  # in a list: line 0 is a find too
+        return next(([index] for index, line in enumerate(rec.lines[after:], after) if text in line), None)
+
+    hit = poll(found, timeout_s=timeout, interval_s=0.1)
+    if hit is None:
+        raise AssertionError(f"no {text!r} after line {after}:\n{rec.output()}")
+    return hit[0]
 
 
 def test_pause_and_resume_print_a_line_each(xvfb, recorder_factory):

@@ -36,6 +36,7 @@ from gui_agent.actions import (
     Type,
     Wait,
 )
+from gui_agent.polling import poll
 from tests.paths import REPO
 
 MINIWOB_TASKS = REPO / "datasets" / "tasks" / "miniwob"
@@ -78,17 +79,18 @@ def _page_origin(display: str, timeout_s: float = 30.0) -> tuple[int, int]:
     """Screen position of the page's (0, 0): the top-left of the yellow instruction bar."""
     import mss
 
-    deadline = time.monotonic() + timeout_s
     with mss.MSS(display=display) as sct:
-        while True:
+
+        def origin() -> tuple[int, int] | None:
             shot = sct.grab(sct.monitors[0])
             img = np.frombuffer(shot.raw, np.uint8).reshape(shot.height, shot.width, 4)[..., 2::-1]
             ys, xs = np.nonzero((img == _QUERY_YELLOW).all(axis=-1))
-            if len(xs) > 1000:
-                return int(xs.min()), int(ys.min())
-            if time.monotonic() > deadline:
-                raise RuntimeError("the MiniWoB++ page did not appear on the recorder's screen")
-            time.sleep(0.2)
+            return (int(xs.min()), int(ys.min())) if len(xs) > 1000 else None
+
+        found = poll(origin, timeout_s=timeout_s, interval_s=0.2)
+    if found is None:
+        raise RuntimeError("the MiniWoB++ page did not appear on the recorder's screen")
+    return found
 
 
 class _Xdotool:

@@ -28,6 +28,7 @@ from gui_agent.envs.desktop.x11_windows import WindowInfo
 from gui_agent.envs.owned_process import describe_exit
 from gui_agent.envs.steps import SleepStep
 from gui_agent.errors import DesktopStepError
+from gui_agent.polling import poll
 
 #: Pause between polls while waiting for a window or a file.
 POLL_S = 0.05
@@ -225,17 +226,18 @@ def wait_for_window(
 
     ``watch``: a process whose failing exit ends the wait early with its output.
     """
-    assert session.windows is not None
+    windows = session.windows
+    assert windows is not None
     pattern = re.compile(title_regex)
-    deadline = time.monotonic() + timeout_s
-    while True:
+
+    def found() -> WindowInfo | None:
         session.check_alive()
         if active:
-            current = session.windows.active()
+            current = windows.active()
             if current is not None and pattern.search(current.title):
                 return current
         else:
-            for window in session.windows.windows():
+            for window in windows.windows():
                 if pattern.search(window.title):
                     return window
         if watch is not None and watch.returncode() not in (None, 0):
@@ -243,14 +245,17 @@ def wait_for_window(
                 f"{what}: it exited ({describe_exit(watch.returncode())}) before a window matching "
                 f"{title_regex!r} appeared: {watch.log_tail(600) or '(no output)'}"
             )
-        if time.monotonic() > deadline:
-            shown = [w.title for w in session.windows.windows()]
-            focus = session.windows.active()
-            raise DesktopStepError(
-                f"{what}: no {'focused ' if active else ''}window matching {title_regex!r} within {timeout_s:g} s "
-                f"(windows: {shown or 'none'}; focused: {focus.title if focus else 'none'!r})"
-            )
-        time.sleep(POLL_S)
+        return None
+
+    window = poll(found, timeout_s=timeout_s, interval_s=POLL_S)
+    if window is None:
+        shown = [w.title for w in windows.windows()]
+        focus = windows.active()
+        raise DesktopStepError(
+            f"{what}: no {'focused ' if active else ''}window matching {title_regex!r} within {timeout_s:g} s "
+            f"(windows: {shown or 'none'}; focused: {focus.title if focus else 'none'!r})"
+        )
+    return window
 
 
 def _wait_for_window(session: DesktopSession, args: kinds.WaitForWindowArgs, task_dir: Path | None) -> None:
@@ -259,33 +264,32 @@ def _wait_for_window(session: DesktopSession, args: kinds.WaitForWindowArgs, tas
 
 def activate(session: DesktopSession, title_regex: str, *, timeout_s: float) -> None:
     """Focus the window matching ``title_regex`` and wait until it is the active one."""
-    assert session.windows is not None
+    windows = session.windows
+    assert windows is not None
     window = wait_for_window(session, title_regex, timeout_s=timeout_s, what="activate_window")
-    deadline = time.monotonic() + timeout_s
-    while True:
-        current = session.windows.active()
+
+    def focused() -> bool:
+        current = windows.active()
         if current is not None and current.id == window.id:
-            return
-        session.windows.activate(window.id)
-        if time.monotonic() > deadline:
-            raise DesktopStepError(f"activate_window: {window.title!r} did not get the focus within {timeout_s:g} s")
-        time.sleep(POLL_S)
+            return True
+        windows.activate(window.id)
+        return False
+
+    if not poll(focused, timeout_s=timeout_s, interval_s=POLL_S):
+        raise DesktopStepError(f"activate_window: {window.title!r} did not get the focus within {timeout_s:g} s")
 
 
 def _activate_window(session: DesktopSession, args: kinds.ActivateWindowArgs, task_dir: Path | None) -> None:
     if args.title is not None:
         activate(session, args.title, timeout_s=args.timeout_s)
         return
-    assert session.windows is not None and args.wm_class is not None
+    windows, wm_class = session.windows, args.wm_class
+    assert windows is not None and wm_class is not None
     deadline = time.monotonic() + args.timeout_s
-    while True:
-        found = [w for w in session.windows.windows() if re.search(args.wm_class, w.wm_class)]
-        if found:
-            activate(session, f"^{re.escape(found[0].title)}$", timeout_s=max(0.5, deadline - time.monotonic()))
-            return
-        if time.monotonic() > deadline:
-            raise DesktopStepError(f"activate_window: no window of class matching {args.wm_class!r} within {args.timeout_s:g} s")
-        time.sleep(POLL_S)
+    found = poll(lambda: [w for w in windows.windows() if re.search(wm_class, w.wm_class)], timeout_s=args.timeout_s, interval_s=POLL_S)
+    if not found:
+        raise DesktopStepError(f"activate_window: no window of class matching {wm_class!r} within {args.timeout_s:g} s")
+    activate(session, f"^{re.escape(found[0].title)}$", timeout_s=max(0.5, deadline - time.monotonic()))
 
 
 def _window_matches(args: kinds.CloseWindowArgs, window: WindowInfo) -> bool:

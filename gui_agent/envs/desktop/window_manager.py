@@ -25,6 +25,7 @@ from pathlib import Path
 from gui_agent.envs.desktop.x11_windows import X11Windows
 from gui_agent.envs.owned_process import OwnedProcess, describe_exit
 from gui_agent.errors import EnvError
+from gui_agent.polling import poll
 
 WINDOW_MANAGERS = ("openbox", "none")
 
@@ -98,13 +99,17 @@ def start_window_manager(
     )
     proc.start()
     deadline = time.monotonic() + timeout_s
-    while not windows.has_window_manager():
+
+    def took_over() -> bool:
+        if windows.has_window_manager():
+            return True
         if not proc.is_alive():
             raise EnvError(f"openbox exited during start-up ({describe_exit(proc.returncode())}): {proc.log_tail() or '(no output)'}")
-        if time.monotonic() > deadline:
-            proc.stop()
-            raise EnvError(f"openbox did not take over the display within {timeout_s:.0f} s: {proc.log_tail() or '(no output)'}")
-        time.sleep(0.01)
+        return False
+
+    if not poll(took_over, timeout_s=timeout_s, interval_s=0.01):
+        proc.stop()
+        raise EnvError(f"openbox did not take over the display within {timeout_s:.0f} s: {proc.log_tail() or '(no output)'}")
     if not windows.wait_until_managing(max(0.5, deadline - time.monotonic())):
         proc.stop()
         raise EnvError(f"openbox did not manage a new window within {timeout_s:.0f} s: {proc.log_tail() or '(no output)'}")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gui_agent.errors import EnvDiedError
+from gui_agent.polling import poll
 
 
 @dataclass(frozen=True)
@@ -114,19 +115,13 @@ class X11Windows:
             while not ok and time.monotonic() < deadline:
                 probe.map()
                 self._dpy.sync()
-                retry = time.monotonic() + 0.1
-                while time.monotonic() < min(retry, deadline):
-                    if managed(probe.id):
-                        ok = True
-                        break
-                    time.sleep(0.005)
+                ok = bool(poll(lambda: managed(probe.id), timeout_s=min(0.1, deadline - time.monotonic()), interval_s=0.005))
                 if not ok:
                     probe.unmap()  # the map request was dropped: ask again
                     self._dpy.sync()
             probe.destroy()
             self._dpy.sync()
-            while managed(probe.id) and time.monotonic() < deadline + 1.0:
-                time.sleep(0.005)
+            poll(lambda: not managed(probe.id), timeout_s=deadline + 1.0 - time.monotonic(), interval_s=0.005)
             return ok
 
         return self._guard(run)

@@ -21,6 +21,7 @@ from gui_agent.envs.browser.chromium import TEMP_PREFIX, ChromiumProcess, sweep_
 from gui_agent.envs.browser.env import BrowserEnv
 from gui_agent.errors import ActionError, EnvDiedError, EnvError, EnvHungError, PageError
 from gui_agent.keys import PLAYWRIGHT_KEYS, to_playwright_key, to_xdotool_key
+from gui_agent.polling import poll
 
 
 # ---------------------------------------------------------------------- /proc helpers
@@ -325,9 +326,7 @@ def test_open_close_cycles_leave_no_processes(test_page_url: str) -> None:
             profiles.append(_user_data_dir(env.pid))
         finally:
             env.close()
-    deadline = time.monotonic() + 5
-    while children_of(me) - before and time.monotonic() < deadline:
-        time.sleep(0.05)
+    poll(lambda: not children_of(me) - before, timeout_s=5, interval_s=0.05)
     assert children_of(me) - before == set()
     assert all(not live_in_session(p) for p in pids)
     assert [p for p in profiles if p.exists()] == []

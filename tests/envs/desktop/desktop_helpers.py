@@ -10,6 +10,7 @@ from pathlib import Path
 from gui_agent.envs import procfs
 from gui_agent.envs.desktop.steps import LaunchArgs, LaunchStep
 from gui_agent.envs.procfs import process_state
+from gui_agent.polling import poll
 
 #: xev in a window titled "Event Tester", reporting only keyboard and button events.
 XEV = LaunchStep(launch=LaunchArgs(command=["xev", "-event", "keyboard", "-event", "button"], window="Event Tester"))
@@ -39,12 +40,8 @@ def alive(pids: list[int]) -> list[int]:
 
 
 def wait_gone(pids: list[int], timeout_s: float = 10.0) -> list[int]:
-    deadline = time.monotonic() + timeout_s
-    left = alive(pids)
-    while left and time.monotonic() < deadline:
-        time.sleep(0.05)
-        left = alive(pids)
-    return left
+    poll(lambda: not alive(pids), timeout_s=timeout_s, interval_s=0.05)
+    return alive(pids)
 
 
 def children_of(pid: int) -> list[int]:
