@@ -6,7 +6,7 @@ package offers its policies by naming them in its ``pyproject.toml``, the way pl
 pytest or Gymnasium do, and the core looks them up by the spec's prefix::
 
     [project.entry-points."gui_agent.policies"]
-    oracle = "models.policies.specs:ORACLE"        # a PolicyEntry
+    oracle = "gui_agent.models.policies.specs:ORACLE"        # a PolicyEntry
     my-agent = "my_package.agent:ENTRY"            # your own, once your package is installed
 
 A spec is ``NAME`` or ``NAME:ARGUMENT`` (``random:3``, ``hf:PATH?images=2``); the entry's

@@ -16,7 +16,7 @@ Playwright's sync API delivers binding calls only while the main thread is insid
 Playwright call, so the session loop here waits with ``page.wait_for_timeout``.
 
 ``miniwob:TASK`` as the URL opens a MiniWoB++ task page started with a known seed
-(:mod:`recorder.miniwob_page`), so the recording can be replayed from the same start state.
+(:mod:`gui_agent.recorder.miniwob_page`), so the recording can be replayed from the same start state.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from typing import Any
 
 from gui_agent.envs.browser.chromium import ChromiumProcess
 from gui_agent.episode.labels import MINIWOB, SEED
-from recorder.errors import RecorderError
-from recorder.miniwob_page import MiniWobPage
-from recorder.reduce import Reduced
-from recorder.session import RecordingSession, SessionConfig
+from gui_agent.recorder.errors import RecorderError
+from gui_agent.recorder.miniwob_page import MiniWobPage
+from gui_agent.recorder.reduce import Reduced
+from gui_agent.recorder.session import RecordingSession, SessionConfig
 
 INJECT_JS = r"""
 (() => {
@@ -143,7 +143,7 @@ class TargetReports:
 class BrowserRecording:
     """A recording session plus a headed Chromium at ``url`` reporting action targets.
 
-    A :class:`~recorder.recording.Recording`: a MiniWoB++ page gives its own verdict
+    A :class:`~gui_agent.recorder.recording.Recording`: a MiniWoB++ page gives its own verdict
     (:meth:`verdict`), read as the capture stops, and :meth:`finish` keeps it in the
     episode's ``labels.miniwob``.
     """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from recorder.errors import RecorderError
+from gui_agent.recorder.errors import RecorderError
 
 
 def check_display(display: str | None = None) -> str:

@@ -5,7 +5,7 @@ Kinds: ``move``, ``down`` / ``up`` (mouse ``button`` at ``x``, ``y``), ``scroll`
 ``key_down`` / ``key_up`` (``key``: one character as typed, or a canonical key name from
 :data:`gui_agent.actions.NAMED_KEYS`; keys we cannot name are ``"?name"``).
 ``masked`` is true when privacy masking replaced the key (a printable key becomes ``"*"``).
-``t`` is recording time (see :mod:`recorder.clock`). Coordinates are pixels of the
+``t`` is recording time (see :mod:`gui_agent.recorder.clock`). Coordinates are pixels of the
 recorded screen (the union of all monitors, origin at its top-left).
 """
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from gui_agent.actions import KEY_ALIASES, NAMED_KEYS
-from recorder.clock import Clock
-from recorder.events import RawEvent
+from gui_agent.recorder.clock import Clock
+from gui_agent.recorder.events import RawEvent
 
 def _ending_quietly(listener_class: type) -> type:
     """``listener_class`` (a pynput listener) whose thread ends without a traceback when the

@@ -4,7 +4,7 @@
 window's title and matches it against a regular expression (case-insensitive), e.g. the
 default ``password|passwort|mot de passe|login|sign in|keychain|1password|keepass``. The
 answer is cached for ``cache_s`` so a burst of keys costs one round trip. Browser pages
-mask password fields themselves (see :mod:`recorder.browser`) through :meth:`force`.
+mask password fields themselves (see :mod:`gui_agent.recorder.browser`) through :meth:`force`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """One interface for both recordings, the choice between them, and what decides success.
 
-``gui-agent record`` records a desktop (:class:`~recorder.session.RecordingSession`: the
+``gui-agent record`` records a desktop (:class:`~gui_agent.recorder.session.RecordingSession`: the
 screen and input of an X display) or a page in a headed Chromium
-(:class:`~recorder.browser.BrowserRecording`: the same, plus each action's target element,
+(:class:`~gui_agent.recorder.browser.BrowserRecording`: the same, plus each action's target element,
 and for a MiniWoB++ page the page's own verdict). Both are a :class:`Recording`, so the
 command drives either without asking which: :func:`open_recording` picks it, and
 :func:`decide_success` says whether the task succeeded.
@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from recorder.session import RecordingSession, SessionConfig
+from gui_agent.recorder.session import RecordingSession, SessionConfig
 
 
 class Recording(Protocol):
@@ -77,7 +77,7 @@ def open_recording(config: SessionConfig, *, url: str | None = None, seed: int |
         if seed is not None:
             raise ValueError("--seed applies to MiniWoB++ pages only (--browser miniwob:TASK)")
         return RecordingSession(config)
-    from recorder.browser import BrowserRecording
+    from gui_agent.recorder.browser import BrowserRecording
 
     return BrowserRecording(url, replace(config, env_kind="browser", app="chromium"), seed=seed)
 

@@ -17,8 +17,8 @@ from gui_agent.episode.format import EPISODE_FILE, EVENTS_FILE, Stats
 from gui_agent.episode.labels import RECORDER
 from gui_agent.episode.reader import Episode, read_meta
 from gui_agent.episode.writer import EpisodeWriter, write_meta
-from recorder.events import read_events
-from recorder.reduce import ReduceConfig, reduce_events
+from gui_agent.recorder.events import read_events
+from gui_agent.recorder.reduce import ReduceConfig, reduce_events
 
 
 def recorder_alive(labels: dict) -> bool:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gui_agent.actions import NAMED_KEYS, Action, Click, Drag, Hotkey, Scroll, Type
-from recorder.events import MODIFIERS, RawEvent
+from gui_agent.recorder.events import MODIFIERS, RawEvent
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from recorder.clock import Clock
-from recorder.errors import ScreenError
+from gui_agent.recorder.clock import Clock
+from gui_agent.recorder.errors import ScreenError
 
 
 @dataclass(frozen=True)

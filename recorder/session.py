@@ -7,7 +7,7 @@ action, and queues it. The screen thread grabs frames. The session's own loop
 events to ``events.jsonl`` (flushed; fsync once a second), feeds the reducer and writes each
 finished action as a step with its keyframe through :class:`EpisodeWriter`. So a SIGKILL
 loses at most one tick of events; actions still pending (typing in progress) are rebuilt
-from ``events.jsonl`` by :func:`recorder.recovery.recover_recording`.
+from ``events.jsonl`` by :func:`gui_agent.recorder.recovery.recover_recording`.
 
 Control: the pause and stop chords (default ctrl+alt+p / ctrl+alt+s) are consumed, never
 recorded; SIGUSR1 toggles pause; SIGINT/SIGTERM stop. While paused nothing is captured,
@@ -39,14 +39,14 @@ from gui_agent.episode.format import (
 )
 from gui_agent.episode.labels import EVENTS, KEYFRAME_STALENESS, NOTES, RECORDER, SCREEN_GRABS, VIDEO
 from gui_agent.episode.writer import EpisodeWriter
-from recorder.clock import Clock
-from recorder.display import check_display
-from recorder.errors import RecorderError, ScreenError
-from recorder.events import MODIFIERS, RawEvent
-from recorder.input_events import InputCapture
-from recorder.privacy import DEFAULT_MASK_PATTERN, TitleMask
-from recorder.reduce import ReduceConfig, Reduced, Reducer
-from recorder.screen import Frame, ScreenCapture, monitor_at
+from gui_agent.recorder.clock import Clock
+from gui_agent.recorder.display import check_display
+from gui_agent.recorder.errors import RecorderError, ScreenError
+from gui_agent.recorder.events import MODIFIERS, RawEvent
+from gui_agent.recorder.input_events import InputCapture
+from gui_agent.recorder.privacy import DEFAULT_MASK_PATTERN, TitleMask
+from gui_agent.recorder.reduce import ReduceConfig, Reduced, Reducer
+from gui_agent.recorder.screen import Frame, ScreenCapture, monitor_at
 
 #: Event kinds whose keyframe is kept (they can begin an action).
 _ANCHOR_KINDS = ("down", "scroll", "key_down")
@@ -164,7 +164,7 @@ class RecordingSession:
         try:
             self.input.start()
             if cfg.video_fps > 0:
-                from recorder.video import VideoRecorder
+                from gui_agent.recorder.video import VideoRecorder
 
                 self.video = VideoRecorder(self.writer.path, self.screen, fps=cfg.video_fps)
                 self.video.start()
@@ -261,7 +261,7 @@ class RecordingSession:
     @property
     def session(self) -> RecordingSession:
         """Itself: a desktop recording is its session (a browser recording holds one); see
-        :class:`recorder.recording.Recording`."""
+        :class:`gui_agent.recorder.recording.Recording`."""
         return self
 
     def verdict(self) -> bool | None:

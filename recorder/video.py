@@ -4,7 +4,7 @@ Off by default (``--video-fps 0``). A thread takes the screen thread's latest fr
 ``fps`` times a second (no extra grab) and encodes it with PyAV (H.264, ultrafast, a
 keyframe every 10 s) into a *fragmented* MP4 (a fragment a second), so a file cut short
 by a crash is still readable up to its last whole fragment. ``screen_timestamps.json`` (``{"fps": ..., "t":
-[...]}``) lists each encoded frame's recording time (:mod:`recorder.clock`) and is
+[...]}``) lists each encoded frame's recording time (:mod:`gui_agent.recorder.clock`) and is
 rewritten atomically after each fragment (about once a second). After a crash the two
 may differ by up to a fragment: frame ``i`` has time ``t[i]`` for ``i < min(len)``.
 Blanked (privacy) frames are encoded black; paused time is not encoded.
@@ -18,7 +18,7 @@ from typing import Any
 
 from gui_agent.episode.format import VIDEO_FILE, VIDEO_TIMESTAMPS_FILE
 from gui_agent.episode.writer import write_json_atomic
-from recorder.screen import ScreenCapture
+from gui_agent.recorder.screen import ScreenCapture
 
 #: Seconds per MP4 fragment: what a crash can cut from the video's end.
 FRAGMENT_S = 1

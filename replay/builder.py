@@ -1,9 +1,9 @@
 """``gui-agent make-reward-data``: episodes in, reward-model data out (layout: gui_agent.export.reward).
 
-For each source episode: replay it (:mod:`replay.replayer`); when the replay succeeds,
-run the human simulator's variants (:mod:`replay.simulator`). Every executed episode is
+For each source episode: replay it (:mod:`gui_agent.replay.replayer`); when the replay succeeds,
+run the human simulator's variants (:mod:`gui_agent.replay.simulator`). Every executed episode is
 kept under ``OUT/episodes/``; each gets an outcome sample, its steps get step samples
-(labels from :mod:`replay.labels`), and at the end every task's executed trajectories
+(labels from :mod:`gui_agent.replay.labels`), and at the end every task's executed trajectories
 are paired into preferences: a success over a failure, and of two successes the one with
 fewer steps.
 
@@ -13,7 +13,7 @@ when its outcome line exists. Episodes are written to ``OUT/.work/`` and moved i
 are not written again), then the outcome line. A re-run skips finished units and clears
 ``OUT/.work/``. With ``workers > 1`` (or Ray) the sources go to the evaluation's pools
 (:class:`gui_agent.workers.local_pool.LocalPool`, :class:`gui_agent.workers.ray_pool.RayPool`),
-one work item per source (:mod:`replay.reward_worker`; each source's records are made by :mod:`replay.source_records`), each worker with its own
+one work item per source (:mod:`gui_agent.replay.reward_worker`; each source's records are made by :mod:`gui_agent.replay.source_records`), each worker with its own
 environment; only this process writes the JSONL files, as each source's records arrive.
 """
 
@@ -28,9 +28,9 @@ from typing import Any
 
 from gui_agent.export.reward import OutcomeSample, PreferencePair, RewardDataWriter, RewardSample, read_outcomes
 from gui_agent.runner import EnvSlot
-from replay.reward_worker import RewardWorkerSpec, work_item
-from replay.source import SourceEpisode, load_source
-from replay.source_records import WORK_DIR, BuildConfig, Record, build_source, donor_actions
+from gui_agent.replay.reward_worker import RewardWorkerSpec, work_item
+from gui_agent.replay.source import SourceEpisode, load_source
+from gui_agent.replay.source_records import WORK_DIR, BuildConfig, Record, build_source, donor_actions
 
 #: At most this many preference pairs per source trajectory's group.
 MAX_PAIRS_PER_GROUP = 40

@@ -1,7 +1,7 @@
 """What goes wrong in replay on purpose: bad input (no task file, an unusable episode).
 
 A replay that *diverges* or refuses to act is not an error: it is a result
-(:class:`replay.replayer.ReplayResult`) with the reason.
+(:class:`gui_agent.replay.replayer.ReplayResult`) with the reason.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from gui_agent.actions import Action, Done, action_to_text
 from gui_agent.episode import Episode
 from gui_agent.export.reward import LABEL_REWARD
-from replay.perturb import PlannedStep
+from gui_agent.replay.perturb import PlannedStep
 
 #: Runs an action sequence from the start state and says whether the evaluator accepted it.
 Judge = Callable[[list[Action]], bool]

@@ -2,7 +2,7 @@
 
 Each variant is a plan: a list of :class:`PlannedStep`, each an action and which original
 step it carries out (``original``: its index, or None for a step the original does not
-have). The labelling (:mod:`replay.labels`) needs exactly that to know which original
+have). The labelling (:mod:`gui_agent.replay.labels`) needs exactly that to know which original
 steps are still to come after any prefix. Variants are drawn with a seeded
 :class:`random.Random`, so the same source, kind and seed give the same variant.
 

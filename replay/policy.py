@@ -5,10 +5,10 @@
 task's setup, guards, budgets, the written trajectory and the evaluator's verdict. Before
 each recorded step it
 
-1. scores the live screen against the recorded keyframe (:mod:`replay.similarity`);
+1. scores the live screen against the recorded keyframe (:mod:`gui_agent.replay.similarity`);
 2. for actions with a screen position (click, move, scroll, drag), re-finds the target:
    by the recorded selector (or tag and text) when the step has one (browser recordings,
-   :mod:`replay.selector`), else by the recorded patch (:mod:`replay.anchor`);
+   :mod:`gui_agent.replay.selector`), else by the recorded patch (:mod:`gui_agent.replay.anchor`);
 3. when a click or drag target cannot be placed confidently, first lets the page settle:
    a fast replay can arrive before what the person waited for (an autocomplete menu, an
    animation), so it plays short ``wait`` actions (0.1, 0.3, 0.6 s; recorded in the
@@ -43,8 +43,8 @@ from gui_agent.actions import (
 from gui_agent.envs.base import Observation
 from gui_agent.episode import Episode
 from gui_agent.policy import PolicyOutput, TaskContext
-from replay.anchor import Anchor, locate
-from replay.similarity import screen_similarity
+from gui_agent.replay.anchor import Anchor, locate
+from gui_agent.replay.similarity import screen_similarity
 
 Mode = Literal["fast", "timed"]
 #: Finds a recorded target (a step's ``target`` dict) on the live page: its (x, y) and how it
@@ -100,7 +100,7 @@ class AnchoredReplayPolicy:
         anchoring: re-find targets (False: play the recorded coordinates blind).
         locate_selector: finds a recorded target by its selector on the live page.
         frame_origin: where the live screen's (0, 0) is in the recorded keyframes (a browser
-            recording of the whole screen, :mod:`replay.viewport`): each keyframe is cut to
+            recording of the whole screen, :mod:`gui_agent.replay.viewport`): each keyframe is cut to
             the live screen's size from there, so it compares with, and anchors on, the page.
     """
 

@@ -1,7 +1,7 @@
 """``gui-agent replay EPISODE``: re-execute a recorded episode from its task's start state.
 
 The replay is an ordinary episode: :func:`gui_agent.runner.run_episode` drives
-:class:`replay.policy.AnchoredReplayPolicy` in the task's environment (same seed, same
+:class:`gui_agent.replay.policy.AnchoredReplayPolicy` in the task's environment (same seed, same
 setup, same guards and evaluator), and writes the replay in the trajectory format with the
 evaluator's outcome. The replay's findings (per-step similarity to the recorded keyframe,
 re-anchoring, the first step where the screens parted, a refusal) go into the replay
@@ -20,10 +20,10 @@ from gui_agent.episode import read_meta
 from gui_agent.episode.labels import REPLAY
 from gui_agent.episode.writer import write_meta
 from gui_agent.runner import RunResult, run_episode
-from replay.policy import AnchoredReplayPolicy, Mode, StepReport
-from replay.selector import selector_locator
-from replay.similarity import DIVERGENCE_THRESHOLD
-from replay.source import SourceEpisode
+from gui_agent.replay.policy import AnchoredReplayPolicy, Mode, StepReport
+from gui_agent.replay.selector import selector_locator
+from gui_agent.replay.similarity import DIVERGENCE_THRESHOLD
+from gui_agent.replay.source import SourceEpisode
 
 
 @dataclass
@@ -90,7 +90,7 @@ def replay_episode(
     """Replay ``source`` once and write the replay episode under ``out_dir``.
 
     Args:
-        source: the recorded episode with its task and seed (:func:`replay.source.load_source`).
+        source: the recorded episode with its task and seed (:func:`gui_agent.replay.source.load_source`).
         out_dir: folder the replay episode's folder is created in.
         mode: ``fast`` or ``timed`` (the recording's pace).
         anchoring: re-find click targets (False plays recorded coordinates blind).

@@ -20,8 +20,8 @@ from typing import Any
 
 from gui_agent.runner import EnvSlot
 from gui_agent.workers.work import WorkItem
-from replay.source import SourceEpisode, load_source
-from replay.source_records import WORK_DIR, BuildConfig, build_source, donor_actions
+from gui_agent.replay.source import SourceEpisode, load_source
+from gui_agent.replay.source_records import WORK_DIR, BuildConfig, build_source, donor_actions
 
 #: A reward-data item may take this many task episode timeouts per executed episode
 #: (the replay, each variant and its labelling runs) before its worker is presumed stuck.

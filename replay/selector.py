@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from gui_agent.envs.base import Env
-from replay.policy import SelectorLocator
+from gui_agent.replay.policy import SelectorLocator
 
 _FIND_JS = """
 ([selector, tag, text]) => {

@@ -1,10 +1,10 @@
 """The human simulator: variants of a successful trajectory, executed and judged.
 
-For each variant kind (:mod:`replay.perturb`) one variant is planned from the source's
+For each variant kind (:mod:`gui_agent.replay.perturb`) one variant is planned from the source's
 actions, *executed* in the task's environment from the same start state (same seed) by
-:func:`replay.scripted.execute`, and judged by the task's evaluator: its outcome is what
+:func:`gui_agent.replay.scripted.execute`, and judged by the task's evaluator: its outcome is what
 the episode earned, not what the perturbation was assumed to do. Its steps are then
-labelled by executing prefixes (:mod:`replay.labels`); those scratch executions are
+labelled by executing prefixes (:mod:`gui_agent.replay.labels`); those scratch executions are
 written to a scratch folder and deleted.
 """
 
@@ -20,10 +20,10 @@ from gui_agent.actions import Action
 from gui_agent.envs.base import Env
 from gui_agent.errors import EnvError
 from gui_agent.runner import RunResult
-from replay.labels import FeasibilityCache, StepVerdict, label_steps
-from replay.perturb import VARIANT_KINDS, Variant, make_variant, variant_rng
-from replay.scripted import execute
-from replay.source import SourceEpisode
+from gui_agent.replay.labels import FeasibilityCache, StepVerdict, label_steps
+from gui_agent.replay.perturb import VARIANT_KINDS, Variant, make_variant, variant_rng
+from gui_agent.replay.scripted import execute
+from gui_agent.replay.source import SourceEpisode
 
 
 @dataclass

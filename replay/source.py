@@ -8,7 +8,7 @@ episode's task id. Browser recordings of MiniWoB++ pages (``gui-agent record --b
 miniwob:TASK --seed N``) carry the task id ``miniwob/TASK`` and ``labels.seed`` too.
 
 A browser recording's points are screen pixels; :attr:`SourceEpisode.actions` gives them in
-the page's pixels, as the replay environment takes them (:mod:`replay.viewport`).
+the page's pixels, as the replay environment takes them (:mod:`gui_agent.replay.viewport`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from gui_agent.episode.labels import SEED
 from gui_agent.errors import EpisodeFormatError
 from gui_agent.evaluate.suite import SUITES_DIR
 from gui_agent.task import Task, load_task
-from replay.errors import ReplayError
-from replay.viewport import recorded_page_origin
+from gui_agent.replay.errors import ReplayError
+from gui_agent.replay.viewport import recorded_page_origin
 
 _ID_LINE = re.compile(r"^id:\s*['\"]?([^'\"\s#]+)", re.MULTILINE)
 

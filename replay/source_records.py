@@ -1,8 +1,8 @@
 """One source episode's reward-data records: its replay, its variants, their samples.
 
 :func:`build_source` is what both ways of building run for each source: in the
-coordinating process (:func:`replay.builder.make_reward_data`) or in a pool's worker
-(:mod:`replay.reward_worker`). It emits records; the caller alone writes them.
+coordinating process (:func:`gui_agent.replay.builder.make_reward_data`) or in a pool's worker
+(:mod:`gui_agent.replay.reward_worker`). It emits records; the caller alone writes them.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from gui_agent.episode import read_episode
 from gui_agent.errors import EnvError
 from gui_agent.export.reward import EPISODES_DIR, OutcomeSample, PreferencePair, RewardSample
 from gui_agent.runner import EnvSlot, RunResult
-from replay.labels import StepVerdict, marked_mistakes, with_mistakes
-from replay.perturb import VARIANT_KINDS, PlannedStep
-from replay.replayer import replay_episode
-from replay.simulator import Simulator
-from replay.source import SourceEpisode
+from gui_agent.replay.labels import StepVerdict, marked_mistakes, with_mistakes
+from gui_agent.replay.perturb import VARIANT_KINDS, PlannedStep
+from gui_agent.replay.replayer import replay_episode
+from gui_agent.replay.simulator import Simulator
+from gui_agent.replay.source import SourceEpisode
 
 #: Scratch folder under OUT where episodes are written until they are finished.
 WORK_DIR = ".work"

@@ -275,7 +275,7 @@ class StationSide:
 
     def __enter__(self) -> "StationSide":
         from gui_agent.envs.owned_process import OwnedProcess
-        from station.live import free_loopback_port
+        from gui_agent.station.live import free_loopback_port
 
         tokens = {f"annotator{i + 1}": secrets.token_hex(16) for i in range(self.n)}
         tokens_file = self.workdir / "tokens.txt"
@@ -352,7 +352,7 @@ class BareSide:
 
     def _open_desktop(self, index: int) -> Any:
         from gui_agent.task import load_task
-        from station.live import LiveDesktop
+        from gui_agent.station.live import LiveDesktop
 
         desktop = LiveDesktop(item_id=f"bare-{index}", task=load_task(SUM_COLUMN), task_file=SUM_COLUMN, seed=index,
                               annotator=f"bare{index}", repeat=index, dataset=self.workdir / "unused")
@@ -362,7 +362,7 @@ class BareSide:
 
     def __enter__(self) -> "BareSide":
         from gui_agent.envs.owned_process import OwnedProcess
-        from station.live import free_loopback_port
+        from gui_agent.station.live import free_loopback_port
 
         try:
             opened = list(self.pool.map(self._open_desktop, range(self.n)))

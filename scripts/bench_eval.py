@@ -160,7 +160,7 @@ def browsergym_worker(spec: dict[str, Any]) -> None:
     from gui_agent.envs.base import Observation
     from gui_agent.envs.browser.dom_snapshot import DOM_SNAPSHOT_JS
     from gui_agent.policy import TaskContext
-    from models.policies.miniwob_oracle import MiniWobOraclePolicy
+    from gui_agent.models.policies.miniwob_oracle import MiniWobOraclePolicy
 
     # BrowserGym's chat window launches its own browser without our kwargs: same Chromium for it too.
     launch = playwright.sync_api.BrowserType.launch

@@ -85,7 +85,7 @@ def teach(root: Path) -> tuple[Path, Path, float]:
     from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.vlm.sft_train import TrainConfig, train_vlm
+    from gui_agent.models.vlm.sft_train import TrainConfig, train_vlm
 
     demo = run_episode(load_task(TASKS / "click-button.yaml"), load_policy("oracle"), out_dir=root / "demo", seed=0)
     started = time.monotonic()
@@ -149,7 +149,7 @@ def bench_overhead(url: str, model: Path, demo: Path, steps: int) -> dict[str, A
     from gui_agent.episode import read_episode
     from gui_agent.policy import TaskContext
     from gui_agent.registry import load_policy
-    from models.http.openai_chat import OpenAIChatPolicy
+    from gui_agent.models.http.openai_chat import OpenAIChatPolicy
 
     episode = read_episode(demo)
     frame = np.asarray(Image.open(demo / episode.steps[0].frame_before).convert("RGB"))
@@ -278,7 +278,7 @@ def bench_eval(url: str, model: Path, workers: int, episodes: int, out: Path, *,
 
 # --------------------------------------------------------------------------- 3. cost of a run
 def bench_cost(root: Path, seeds: int) -> dict[str, Any]:
-    from models.http.pricing import PRICES, price_of
+    from gui_agent.models.http.pricing import PRICES, price_of
     from tests.models.http.standin import Reply, StandIn, chat_completion
 
     answer = chat_completion("I click the button.", tool_calls=[{"name": "click", "arguments": STANDIN_CLICK}],

@@ -67,8 +67,8 @@ def main() -> int:
 
     import torch
 
-    from models.pixel.policy import PixelPolicy
-    from models.policies.random_policy import RandomPolicy
+    from gui_agent.models.pixel.policy import PixelPolicy
+    from gui_agent.models.policies.random_policy import RandomPolicy
 
     torch.set_num_threads(args.threads)
     seeds = _seeds(args.seeds)

@@ -78,7 +78,7 @@ def _record(task_files: list[Path], seeds: int, out: Path) -> list[Path]:
 
 def _replay_all(sources, out: Path, *, mode: str = "fast", anchoring: bool = True) -> tuple[list, float]:
     from gui_agent.runner import EnvSlot
-    from replay.replayer import replay_episode
+    from gui_agent.replay.replayer import replay_episode
 
     slot = EnvSlot()
     results = []
@@ -109,8 +109,8 @@ def _human_section(tasks: list[str], seeds: int, work: Path) -> dict[str, object
     from gui_agent.episode import read_meta
     from gui_agent.runner import EnvSlot
     from gui_agent.task import load_task
-    from replay.replayer import replay_episode
-    from replay.source import load_source
+    from gui_agent.replay.replayer import replay_episode
+    from gui_agent.replay.source import load_source
     from tests.replay.human_player import (
         MINIWOB_TASKS,
         oracle_actions,
@@ -180,9 +180,9 @@ def _desktop_section(kinds: list[str], work: Path) -> dict[str, object]:
     from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from replay.replayer import replay_episode
-    from replay.simulator import Simulator
-    from replay.source import load_source
+    from gui_agent.replay.replayer import replay_episode
+    from gui_agent.replay.simulator import Simulator
+    from gui_agent.replay.source import load_source
 
     task = load_task(REPO / DESKTOP_TASK)
     recorded = run_episode(task, load_policy("desktop-oracle"), out_dir=work / "desktop-recorded")
@@ -215,7 +215,7 @@ def _written_s(result) -> float:  # type: ignore[no-untyped-def]
 
 def _oracle_section(files: list[Path], args: argparse.Namespace, suite: Path, work: Path) -> dict[str, object]:
     """Sections 1-5: oracle recordings, their replays (fast, timed, on a moved layout), the simulator."""
-    from replay.source import load_source
+    from gui_agent.replay.source import load_source
 
     figures: dict[str, object] = {}
     t0 = time.perf_counter()
@@ -277,8 +277,8 @@ def _moved_layout(click_button: list, suite: Path, work: Path) -> dict[str, obje
 def _simulator_section(chosen: list, work: Path) -> dict[str, object]:  # type: ignore[type-arg]
     """Section 5: every variant kind of the ``chosen`` recordings, executed, judged and labelled."""
     from gui_agent.runner import EnvSlot
-    from replay.perturb import VARIANT_KINDS
-    from replay.simulator import Simulator
+    from gui_agent.replay.perturb import VARIANT_KINDS
+    from gui_agent.replay.simulator import Simulator
 
     slot = EnvSlot()
     variants = succeeded = executions = 0

@@ -99,8 +99,8 @@ def train_and_predict(train, test, ckpt: Path, args: argparse.Namespace) -> tupl
     """
     import shutil
 
-    from models.reward.model import RewardModel
-    from models.reward.training import (
+    from gui_agent.models.reward.model import RewardModel
+    from gui_agent.models.reward.training import (
         DECISION_THRESHOLD,
         TrainOptions,
         predict_outcomes,
@@ -121,8 +121,8 @@ def train_and_predict(train, test, ckpt: Path, args: argparse.Namespace) -> tupl
 
 def score(test, step_probs: list[float], out_probs: list[float]) -> dict:  # type: ignore[no-untyped-def,type-arg]
     """The model's step and outcome scores on ``test`` (decided at even odds), the baselines' on the same samples, F1 and AUC per task."""
-    from models.reward.metrics import binary_scores, roc_auc
-    from models.reward.training import DECISION_THRESHOLD
+    from gui_agent.models.reward.metrics import binary_scores, roc_auc
+    from gui_agent.models.reward.training import DECISION_THRESHOLD
 
     step_pred = [p >= DECISION_THRESHOLD for p in step_probs]
     out_pred = [p >= DECISION_THRESHOLD for p in out_probs]
@@ -202,7 +202,7 @@ def main() -> int:
 
     import torch
 
-    from models.reward.data import load_reward_data
+    from gui_agent.models.reward.data import load_reward_data
 
     torch.set_num_threads(args.threads)
     tasks = train_tasks(args.train_tasks) + list(HELD_OUT)

@@ -57,8 +57,8 @@ def main() -> int:
     from gui_agent.registry import load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.vlm.generation import end_token_ids, prepare_inputs
-    from models.vlm.sft_train import TrainConfig, train_vlm
+    from gui_agent.models.vlm.generation import end_token_ids, prepare_inputs
+    from gui_agent.models.vlm.sft_train import TrainConfig, train_vlm
 
     torch.set_num_threads(args.threads)
     figures: dict[str, dict[str, float]] = {}

@@ -30,7 +30,7 @@ def differing_pixels(name: str, after: int, seed: int) -> int:
     from gui_agent.envs.factory import make_env
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
-    from models.policies.miniwob_oracle import MiniWobOraclePolicy
+    from gui_agent.models.policies.miniwob_oracle import MiniWobOraclePolicy
 
     task = load_task(TASKS_DIR / f"{name}.yaml")
     reused, fresh = make_env(task), make_env(task)

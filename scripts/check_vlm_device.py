@@ -45,7 +45,7 @@ def check_family(family: str, demo: Path, device: str, work: Path, epochs: int) 
     from gui_agent.episode import read_episode
     from gui_agent.policy import TaskContext
     from gui_agent.registry import load_policy
-    from models.vlm.sft_train import TrainConfig, train_vlm
+    from gui_agent.models.vlm.sft_train import TrainConfig, train_vlm
 
     started = time.monotonic()
     report = train_vlm(TrainConfig(inputs=(str(demo),), out=str(work / family), model=f"tiny:{family}",
@@ -74,7 +74,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("demo", type=Path, help="a folder holding one oracle episode (click-button, seed 0 is the one the tests use)")
     parser.add_argument("--device", default="cuda", help="cuda, cuda:N or cpu (default: cuda)")
-    parser.add_argument("--families", help="comma-separated (default: every family models.vlm.families knows)")
+    parser.add_argument("--families", help="comma-separated (default: every family gui_agent.models.vlm.families knows)")
     parser.add_argument("--epochs", type=int, default=60, help="fine-tuning passes over the demonstration (default: 60)")
     parser.add_argument("--json", type=Path, help="also write the summary here")
     args = parser.parse_args()
@@ -82,7 +82,7 @@ def main() -> int:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import torch
 
-    from models.vlm.families import FAMILIES
+    from gui_agent.models.vlm.families import FAMILIES
 
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         raise SystemExit("--device cuda: torch sees no GPU here (use --device cpu to run the same check on the CPU)")

@@ -33,7 +33,7 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
   .venv/bin/python -m pip install -q "$TORCH_PIN"
 fi
 stamp=".venv/.gui-agent-installed"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ]; then
   echo "setup: installing gui-agent and its test tools into .venv"
   log=$(mktemp)
   if ! .venv/bin/python -m pip install -q -e ".[test]" >"$log" 2>&1; then

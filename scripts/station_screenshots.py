@@ -101,7 +101,7 @@ def take_screenshots(out: Path, max_kb: int, workdir: Path) -> dict[str, int]:
     from playwright.sync_api import sync_playwright
 
     from gui_agent.envs.owned_process import OwnedProcess
-    from station.live import free_loopback_port
+    from gui_agent.station.live import free_loopback_port
 
     annotator, reviewer = secrets.token_hex(16), secrets.token_hex(16)
     tokens = workdir / "tokens.txt"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from station.errors import AccountsError
+from gui_agent.station.errors import AccountsError
 
 Role = Literal["annotator", "reviewer"]
 

@@ -1,5 +1,5 @@
-"""The station's web app: the routes of :mod:`station.routes`, the static files, the page
-templates and the :class:`~station.state.Station`, wrapped in the :class:`~station.guard.Guard`.
+"""The station's web app: the routes of :mod:`gui_agent.station.routes`, the static files, the page
+templates and the :class:`~gui_agent.station.state.Station`, wrapped in the :class:`~gui_agent.station.guard.Guard`.
 
 :func:`create_app` builds it; the endpoints reach the station as ``request.app.state.station``
 and the templates as ``request.app.state.templates``, so one process could serve two
@@ -17,10 +17,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from station.guard import Guard
-from station.pages import page_templates
-from station.routes import ROUTES
-from station.state import Station
+from gui_agent.station.guard import Guard
+from gui_agent.station.pages import page_templates
+from gui_agent.station.routes import ROUTES
+from gui_agent.station.state import Station
 
 STATIC_DIR = Path(__file__).parent / "static"
 #: Where Debian's ``novnc`` package puts its files.

@@ -6,7 +6,7 @@ the station serves the display over VNC as it does a desktop's. The annotator se
 browser's own toolbar; the recorder records screen pixels, as ``gui-agent record
 --browser`` does.
 
-The recorder's page script (:data:`recorder.browser.INJECT_JS`) runs in the task's pages,
+The recorder's page script (:data:`gui_agent.recorder.browser.INJECT_JS`) runs in the task's pages,
 as in ``gui-agent record --browser``: each action gets its target element, and keys are
 masked while a password field has the focus, from before the recording starts.
 
@@ -59,14 +59,14 @@ class BrowserDesktop:
     def attach(self, session: Any) -> None:
         """Give ``session`` the page's targets and its password mask (on now if a password
         field already has the focus)."""
-        from recorder.browser import TargetReports
+        from gui_agent.recorder.browser import TargetReports
 
         self.targets = TargetReports(session)
         session.mask.force("password-field", self.password_focused)
 
     def install_page_script(self) -> None:
         """The recorder's page script in this page and every later one of the context."""
-        from recorder.browser import INJECT_JS
+        from gui_agent.recorder.browser import INJECT_JS
 
         async def install(page: Any) -> None:
             await page.context.expose_binding("__guiRecord", self.on_report)

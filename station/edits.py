@@ -15,8 +15,8 @@ from typing import Any
 
 from gui_agent.episode.edit import EditError
 from gui_agent.episode.labels import REVIEW
-from station.errors import ReviewLocked
-from station.queue import Item, TaskQueue
+from gui_agent.station.errors import ReviewLocked
+from gui_agent.station.queue import Item, TaskQueue
 
 #: Edits that are not logged operations: they move back through the log.
 HISTORY_OPS = ("undo", "reset")

@@ -9,7 +9,7 @@ Security rules, all enforced here in one place, in front of every route the app 
   it must also carry ``X-Station-CSRF`` (a value only the page can read from ``/api/me``);
 * only the sign-in page and the stylesheet it uses are open (:data:`OPEN_PATHS`).
 
-The endpoints add the rest (:mod:`station.routes`): an annotator sees and changes only
+The endpoints add the rest (:mod:`gui_agent.station.routes`): an annotator sees and changes only
 their own items, a reviewer sees everyone's; ids in URLs are looked up in the queue, never
 joined to a path; frame numbers are integers looked up in the episode's steps.
 """
@@ -21,7 +21,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, RedirectResponse
 
-from station.accounts import Account, Accounts
+from gui_agent.station.accounts import Account, Accounts
 
 COOKIE = "station_token"
 CSRF_HEADER = "x-station-csrf"
@@ -33,7 +33,7 @@ SAFE_METHODS = ("GET", "HEAD")
 class Guard:
     """ASGI middleware: sign-in and cross-site checks for every HTTP request and websocket.
 
-    The signed-in :class:`~station.accounts.Account` is passed on as ``request.state.account``.
+    The signed-in :class:`~gui_agent.station.accounts.Account` is passed on as ``request.state.account``.
     """
 
     def __init__(self, app: Any, accounts: Accounts):

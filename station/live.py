@@ -4,11 +4,11 @@
 (:func:`gui_agent.envs.factory.make_env`, reset with the task's setup steps, so the
 desktop has its own Xvfb, app and files), then starts Debian's ``x11vnc`` on that display,
 listening on 127.0.0.1 only. The station relays the browser's websocket to that port
-under its own sign-in (:mod:`station.routes.vnc`); nothing else listens. Each new live view
+under its own sign-in (:mod:`gui_agent.station.routes.vnc`); nothing else listens. Each new live view
 asks :meth:`LiveDesktop.vnc_port_for_viewer` for the port, which starts x11vnc afresh if
 it has died, so a page that reconnects (or is reloaded) gets its view back.
 
-:meth:`start_recording` runs the existing recorder (:class:`recorder.session.RecordingSession`)
+:meth:`start_recording` runs the existing recorder (:class:`gui_agent.recorder.session.RecordingSession`)
 on the display with the task file's instruction. :meth:`finish` stops it, runs the task's
 post steps and evaluator on the final state with the runner's own code
 (:func:`gui_agent.runner._evaluated`), and writes the evaluator's outcome into the episode
@@ -39,7 +39,7 @@ from gui_agent.episode.labels import (
 )
 from gui_agent.errors import EnvError
 from gui_agent.task import Task
-from station.errors import LiveError
+from gui_agent.station.errors import LiveError
 
 #: The recorder reads ``$DISPLAY`` while it connects: one session connects at a time.
 _RECORDER_START = threading.Lock()
@@ -122,7 +122,7 @@ class LiveDesktop:
 
         try:
             if self.kind == "browser":
-                from station.browser_task import open_browser_task
+                from gui_agent.station.browser_task import open_browser_task
 
                 self.browser = open_browser_task(self.task, seed=self.seed)
                 self.env = self.browser.env
@@ -171,7 +171,7 @@ class LiveDesktop:
     # ------------------------------------------------------------------ recording
     def start_recording(self) -> Path:
         """Start the recorder on this desktop; returns the episode folder."""
-        from recorder.session import RecordingSession, SessionConfig
+        from gui_agent.recorder.session import RecordingSession, SessionConfig
 
         with self._lock:
             if self.state != "ready":
@@ -246,7 +246,7 @@ class LiveDesktop:
 
     def _stop_capture(self, reason: str) -> str | None:
         """Stop the recorder's loop and capture; the error that cut it short, if any."""
-        from recorder.errors import RecorderError
+        from gui_agent.recorder.errors import RecorderError
 
         session = self.session
         session.request_stop(reason)

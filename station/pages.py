@@ -3,7 +3,7 @@
 Every value is escaped by Jinja2's autoescaping, on for every template whatever its name,
 so no page escapes by hand and nothing is escaped twice; the one markup a page takes as is
 (the action drawn over a keyframe) is marked safe where it is made
-(:mod:`station.review_page`). Undefined names fail the render rather than print nothing.
+(:mod:`gui_agent.station.review_page`). Undefined names fail the render rather than print nothing.
 Every page carries :data:`PAGE_HEADERS`: no inline script or style, no framing, not cached.
 """
 

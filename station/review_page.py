@@ -5,7 +5,7 @@ keyframe and edit controls, read from the episode (through :mod:`gui_agent.episo
 ``templates/review.html``; the template lays them out and Jinja2 escapes every one of
 them. A person reads the page: nothing on it is a JSON dump. Keyframes are fetched from
 ``/api/items/ID/frames/N`` under the same sign-in, with the action drawn over them as
-``gui-agent review`` draws it (:func:`recorder.review.action_svg`, whose SVG escapes
+``gui-agent review`` draws it (:func:`gui_agent.recorder.review.action_svg`, whose SVG escapes
 its own text and so is the one markup the template takes as is).
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from station.queue import Item
+from gui_agent.station.queue import Item
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ def _action_text(action: dict[str, Any]) -> str:
 
 
 def _step_row(step: Any, *, last: bool) -> StepRow:
-    from recorder.review import action_svg
+    from gui_agent.recorder.review import action_svg
 
     merged = step.info.get("merged")
     return StepRow(

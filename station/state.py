@@ -1,6 +1,6 @@
 """The station's state: accounts, the queue, the live desktops of taken items.
 
-One :class:`Station` is made per app (:func:`station.app.create_app` keeps it as
+One :class:`Station` is made per app (:func:`gui_agent.station.app.create_app` keeps it as
 ``app.state.station``); every endpoint reaches it through its request, so nothing here
 is module-level. Its actions run in worker threads, one at a time per item
 (:meth:`Station.exclusively`).
@@ -13,10 +13,10 @@ from typing import Any, Callable
 
 from starlette.concurrency import run_in_threadpool
 
-from station.accounts import Account, Accounts
-from station.errors import ItemBusy, LiveError
-from station.live import LiveDesktop
-from station.queue import CLOSED, Item, TaskQueue
+from gui_agent.station.accounts import Account, Accounts
+from gui_agent.station.errors import ItemBusy, LiveError
+from gui_agent.station.live import LiveDesktop
+from gui_agent.station.queue import CLOSED, Item, TaskQueue
 
 
 class Station:

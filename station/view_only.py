@@ -1,7 +1,7 @@
 """A watcher's VNC connection, with everything that would change the desktop taken out.
 
 The station relays each live view's websocket to the desktop's ``x11vnc`` byte for byte
-(:mod:`station.routes.vnc`). For anyone but the item's annotator (a reviewer watching), the bytes
+(:mod:`gui_agent.station.routes.vnc`). For anyone but the item's annotator (a reviewer watching), the bytes
 from the browser go through :class:`ViewOnlyFilter` first, so what she does can reach
 neither the desktop nor the annotator's episode, whatever her page or client sends.
 
@@ -18,7 +18,7 @@ after it could be told apart from input.
 
 from __future__ import annotations
 
-from station.errors import ViewOnlyError
+from gui_agent.station.errors import ViewOnlyError
 
 #: Client-to-server message types that only ask for pixels.
 SET_PIXEL_FORMAT, SET_ENCODINGS, UPDATE_REQUEST, CONTINUOUS_UPDATES, FENCE = 0, 2, 3, 150, 248

@@ -32,8 +32,15 @@ from tests.paths import REPO
 PACKAGES = ("gui_agent", "models", "replay", "recorder", "station")
 
 
+#: Folders beside gui_agent/ that install under its namespace (setup.py): models/ is gui_agent.models.
+NAMESPACED_FOLDERS = ("models", "replay", "recorder", "station")
+
+
 def _module_name(path: Path) -> str:
+    """The name a module is imported by: ``models/http/calls.py`` is ``gui_agent.models.http.calls``."""
     parts = path.relative_to(REPO).with_suffix("").parts
+    if parts[0] in NAMESPACED_FOLDERS:
+        parts = ("gui_agent", *parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -136,6 +143,18 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
                 path.append(nxt)
                 stack.append(iter(sorted(graph[nxt])))
     return cycles
+
+
+def test_nothing_imports_a_folder_by_its_top_level_name() -> None:
+    """``import models`` would work from the repository's root only, and there find the
+    folder as a second copy: every package is imported under the one ``gui_agent`` namespace."""
+    offenders = sorted(
+        f"{name} imports {imported}"
+        for name, path in _modules(*PACKAGES, "tests", "scripts").items()
+        for imported in _imports(path)
+        if imported.split(".")[0] in NAMESPACED_FOLDERS
+    )
+    assert not offenders, offenders
 
 
 def test_no_module_of_any_package_takes_part_in_an_import_cycle() -> None:

@@ -61,7 +61,7 @@ def test_the_registry_holds_exactly_what_pyproject_declares() -> None:
 
 
 def test_a_spec_is_built_by_its_entry_with_the_argument() -> None:
-    from models.policies.random_policy import RandomPolicy
+    from gui_agent.models.policies.random_policy import RandomPolicy
 
     def actions(policy) -> list:  # type: ignore[no-untyped-def]
         policy.reset(TaskContext(task_id="t", instruction="click", seed=0))

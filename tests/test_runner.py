@@ -18,7 +18,7 @@ from gui_agent.policy import PolicyOutput, TaskContext
 from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies.replay_policy import ReplayPolicy
+from gui_agent.models.policies.replay_policy import ReplayPolicy
 from tests.paths import MINIWOB_TASKS
 
 TASKS = MINIWOB_TASKS

@@ -54,10 +54,10 @@ def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_fi
     """The accounts, queue and app for these arguments (ValueError on bad input)."""
     from gui_agent.evaluate.suite import resolve_suite
     from gui_agent.task import load_task
-    from station.accounts import generate_accounts, load_accounts
-    from station.app import create_app
-    from station.queue import TaskQueue
-    from station.state import Station
+    from gui_agent.station.accounts import generate_accounts, load_accounts
+    from gui_agent.station.app import create_app
+    from gui_agent.station.queue import TaskQueue
+    from gui_agent.station.state import Station
 
     if idle_pause_s is not None and not (math.isfinite(idle_pause_s) and idle_pause_s >= 0):
         raise ValueError("--idle-pause must be 0 (never) or a number of seconds")
@@ -74,7 +74,7 @@ def build_station(suite: list[str], out: Path, *, annotators: int = 2, tokens_fi
 
 def recover_unfinished(out: Path) -> list[Path]:
     """Repair the recordings a killed station left ``recording`` in ``out`` (as ``gui-agent record`` does)."""
-    from recorder.recovery import find_unfinished, recover_recording
+    from gui_agent.recorder.recovery import find_unfinished, recover_recording
 
     found = find_unfinished(out) if out.is_dir() else []
     for folder in found:
@@ -85,7 +85,7 @@ def recover_unfinished(out: Path) -> list[Path]:
 
 def list_accepted(out: Path) -> list[Path]:
     """The accepted episodes' folders in DATASET ``out`` that exist (and stay inside it, as the station serves them)."""
-    from station.queue import TaskQueue
+    from gui_agent.station.queue import TaskQueue
 
     if not out.is_dir():
         raise ValueError(f"{out}: no such DATASET folder")

@@ -85,7 +85,7 @@ def handle(args: argparse.Namespace) -> int:
     from gui_agent.envs.x_display import check_display
     from gui_agent.episode.finder import find_episode_dirs
     from gui_agent.errors import GuiAgentError
-    from replay.builder import BuildConfig, make_reward_data
+    from gui_agent.replay.builder import BuildConfig, make_reward_data
 
     console = Console(highlight=False)
     if args.workers < 1:

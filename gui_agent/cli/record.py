@@ -72,8 +72,8 @@ def _ask(prompt: str) -> str | None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from recorder.errors import RecorderError
-    from recorder.recording import decide_success, open_recording
+    from gui_agent.recorder.errors import RecorderError
+    from gui_agent.recorder.recording import decide_success, open_recording
 
     _recover(args.out)
     if args.recover:
@@ -102,7 +102,7 @@ def handle(args: argparse.Namespace) -> int:
 
 def _recover(out: Path) -> None:
     """Recover the recordings a crash left unfinished in ``out``, saying which."""
-    from recorder.recovery import find_unfinished, recover_recording
+    from gui_agent.recorder.recovery import find_unfinished, recover_recording
 
     for folder in find_unfinished(out) if out.exists() else []:
         episode = recover_recording(folder)
@@ -111,7 +111,7 @@ def _recover(out: Path) -> None:
 
 def _task(args: argparse.Namespace) -> tuple[str, str | None]:
     """The task to record (asked for when not given), or what is wrong with the arguments."""
-    from recorder.miniwob_page import is_miniwob_url
+    from gui_agent.recorder.miniwob_page import is_miniwob_url
 
     miniwob = is_miniwob_url(args.browser)
     if args.seed is not None and not miniwob:
@@ -133,7 +133,7 @@ def _record(recording, args: argparse.Namespace) -> str:  # type: ignore[no-unty
 
 def _stop(recording) -> str | None:  # type: ignore[no-untyped-def]
     """Stop the capture; what went wrong on the way (printed), or None."""
-    from recorder.errors import RecorderError
+    from gui_agent.recorder.errors import RecorderError
 
     try:
         recording.stop_capture()
@@ -145,7 +145,7 @@ def _stop(recording) -> str | None:  # type: ignore[no-untyped-def]
 
 def _failed(exc: Exception) -> int:
     """Say why the recording could not be made: 3 for the display or browser, 2 for bad input."""
-    from recorder.errors import RecorderError
+    from gui_agent.recorder.errors import RecorderError
 
     print(f"error: {exc}", file=sys.stderr)
     return 3 if isinstance(exc, RecorderError) else 2
@@ -158,9 +158,9 @@ def _marked(args: argparse.Namespace) -> bool | None:
 
 def _config(args: argparse.Namespace, task: str):  # type: ignore[no-untyped-def]
     """The session's settings from the command line."""
-    from recorder.privacy import DEFAULT_MASK_PATTERN
-    from recorder.reduce import ReduceConfig
-    from recorder.session import SessionConfig
+    from gui_agent.recorder.privacy import DEFAULT_MASK_PATTERN
+    from gui_agent.recorder.reduce import ReduceConfig
+    from gui_agent.recorder.session import SessionConfig
 
     config = SessionConfig(
         task=task, out_dir=args.out, task_id=args.task_id, display=args.display, fps=args.fps,

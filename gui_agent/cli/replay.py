@@ -65,9 +65,9 @@ def handle(args: argparse.Namespace) -> int:
     from gui_agent.episode.finder import find_episode_dirs
     from gui_agent.errors import GuiAgentError
     from gui_agent.runner import EnvSlot
-    from replay.replayer import replay_episode
-    from replay.similarity import DIVERGENCE_THRESHOLD
-    from replay.source import load_source
+    from gui_agent.replay.replayer import replay_episode
+    from gui_agent.replay.similarity import DIVERGENCE_THRESHOLD
+    from gui_agent.replay.source import load_source
 
     console = Console(highlight=False)
     threshold = DIVERGENCE_THRESHOLD if args.threshold is None else args.threshold

@@ -36,8 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     from gui_agent.episode.finder import find_one_episode
     from gui_agent.errors import EpisodeFormatError, EpisodeNotFoundError
-    from recorder.edit import relabel, trim
-    from recorder.review import write_review
+    from gui_agent.recorder.edit import relabel, trim
+    from gui_agent.recorder.review import write_review
 
     try:
         args.episode = find_one_episode(args.episode)

@@ -1,6 +1,6 @@
 """``gui-agent train policy EPISODES... --out CKPT``: behaviour-clone the pixel policy.
 
-The trainer lives in :mod:`models.pixel.train` and is imported inside the handler, so
+The trainer lives in :mod:`gui_agent.models.pixel.train` and is imported inside the handler, so
 ``gui-agent --help`` never loads torch.
 """
 
@@ -69,7 +69,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.resume:
         return fail(console, f"{args.out} exists; pass --resume to continue it or choose another --out")
 
-    from models.pixel.train import TrainConfig, train
+    from gui_agent.models.pixel.train import TrainConfig, train
 
     config = TrainConfig(
         epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, val_fraction=args.val_fraction,

@@ -68,8 +68,8 @@ def handle(args: argparse.Namespace) -> int:
     try:
         from tqdm import tqdm
 
-        from models.reward.data import load_reward_data
-        from models.reward.training import TrainOptions, train_reward_model
+        from gui_agent.models.reward.data import load_reward_data
+        from gui_agent.models.reward.training import TrainOptions, train_reward_model
 
         data = load_reward_data(args.data)
         console.print(f"data: {len(data.steps)} step samples, {len(data.outcomes)} outcome samples, {len(data.tasks)} tasks")

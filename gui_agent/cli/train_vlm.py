@@ -1,6 +1,6 @@
 """``gui-agent train vlm EPISODES_OR_SFT_EXPORT... --out DIR``: fine-tune a vision-language model.
 
-The trainer lives in :mod:`models.vlm.sft_train` and is imported inside the handler, so
+The trainer lives in :mod:`gui_agent.models.vlm.sft_train` and is imported inside the handler, so
 ``gui-agent --help`` never loads torch or transformers.
 """
 
@@ -83,7 +83,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.images < 1 or args.history < 0 or args.lora_rank < 1:
         return fail(console, "--images and --lora-rank must be >= 1, --history >= 0")
 
-    from models.vlm.sft_train import DEFAULT_MODEL, TrainConfig, train_vlm
+    from gui_agent.models.vlm.sft_train import DEFAULT_MODEL, TrainConfig, train_vlm
 
     config = TrainConfig(
         inputs=tuple(str(p) for p in args.inputs), out=str(args.out), model=args.model or DEFAULT_MODEL,

@@ -34,7 +34,7 @@ What the operations mean:
   are kept in the merged step's ``info["merged"]``.
 * ``set_text``: a ``type`` step's text, corrected.
 * ``mistake``: ``info["mistake"] = True`` (``value: false`` removes it): a step the person
-  should not have taken. Reward data labels it (``replay.labels``).
+  should not have taken. Reward data labels it (``gui_agent.replay.labels``).
 * ``note``: ``info["note"]`` of a step; ``notes``: the episode's ``labels["notes"]``
   (an empty text removes either).
 
@@ -44,7 +44,7 @@ else in episode.json is taken from the current episode.json, so episode-level ch
 in between by other means (a review verdict, ``relabel`` of the outcome or of other
 labels) stay. The notes are the original's ``labels["notes"]`` unless the log holds a
 ``notes`` edit, and then the last one's: :func:`undo` of a ``notes`` edit brings back the
-notes before it. :func:`recorder.edit.relabel` therefore sets an edited episode's notes
+notes before it. :func:`gui_agent.recorder.edit.relabel` therefore sets an edited episode's notes
 through a ``notes`` edit; a write of ``labels["notes"]`` by other means lasts only until
 the next edit, :func:`undo`, :func:`rebuild` or :func:`reset`. For the same reason the ``labels=`` that :func:`apply_edit`, :func:`undo`
 and :func:`reset` take cannot name ``notes`` or ``edited``.

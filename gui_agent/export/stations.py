@@ -20,7 +20,7 @@ from typing import Literal
 from gui_agent.episode import EpisodeMeta
 from gui_agent.episode.labels import REVIEW
 
-#: The progress file that makes a folder a station's DATASET (``station.queue.PROGRESS_FILE``).
+#: The progress file that makes a folder a station's DATASET (``gui_agent.station.queue.PROGRESS_FILE``).
 STATION_FILE = "station.json"
 
 Decision = Literal["accepted", "rejected", "unreviewed"]

@@ -2,7 +2,7 @@
 
 The pools (:mod:`.local_pool`, :mod:`.ray_pool`) know nothing of the job. The
 evaluation's spec is :class:`gui_agent.evaluate.worker.WorkerConfig`; reward-data
-building brings :class:`replay.reward_worker.RewardWorkerSpec`.
+building brings :class:`gui_agent.replay.reward_worker.RewardWorkerSpec`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class WorkerSpec(Protocol):
     """Picklable plain data a pool sends to each worker process or Ray actor, which calls
     ``build()`` there. The evaluation's is
     :class:`~gui_agent.evaluate.worker.WorkerConfig`; other jobs (reward-data
-    building, :mod:`replay.reward_worker`) bring their own and reuse the pools as they are."""
+    building, :mod:`gui_agent.replay.reward_worker`) bring their own and reuse the pools as they are."""
 
     def build(self) -> PoolWorker:
         """The worker, built in the process that will run it."""

@@ -36,12 +36,12 @@ from gui_agent.actions import Done
 from gui_agent.envs.base import Observation
 from gui_agent.errors import ModelError, PolicyRequestError
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.http.calls import ContextTooLong, call_with_retries, classify_sdk_error, require_fields, within_deadline
-from models.http.computer_use import MAX_LOOKS_PER_STEP, Screen, finished, split_items, too_many_looks
-from models.http.concurrency import EndpointSlots
-from models.http.pricing import metered_usage
-from models.http.settings import Endpoint, display_size, endpoint_from, parse_spec
-from models.spec_options import Options, text, whole
+from gui_agent.models.http.calls import ContextTooLong, call_with_retries, classify_sdk_error, require_fields, within_deadline
+from gui_agent.models.http.computer_use import MAX_LOOKS_PER_STEP, Screen, finished, split_items, too_many_looks
+from gui_agent.models.http.concurrency import EndpointSlots
+from gui_agent.models.http.pricing import metered_usage
+from gui_agent.models.http.settings import Endpoint, display_size, endpoint_from, parse_spec
+from gui_agent.models.spec_options import Options, text, whole
 
 #: The beta flag each tool version is enabled with.
 TOOL_BETAS = {"computer_20250124": "computer-use-2025-01-24", "computer_20251124": "computer-use-2025-11-24"}
@@ -64,7 +64,7 @@ def tool_version_for(model: str) -> str:
     family = re.sub(r"(?:[-@]\d{8}.*|-latest|-v\d+(?::\d+)?)$", "", name)
     return TOOL_BY_MODEL.get(family, NEWEST_TOOL)
 
-#: Options of ``anthropic:`` besides the common ones (:mod:`models.http.settings`).
+#: Options of ``anthropic:`` besides the common ones (:mod:`gui_agent.models.http.settings`).
 OPTIONS: Options = {"tool": text, "display": display_size, "images": whole(1), "max_tokens": whole(1)}
 SYSTEM = (
     "You operate a Linux computer through the computer tool to do the user's task. Look at the screen, act, and "
@@ -79,7 +79,7 @@ class AnthropicComputerPolicy:
 
     Args:
         model: the Claude model id.
-        endpoint: URL, key, retries, concurrency, price (see :mod:`models.http.settings`).
+        endpoint: URL, key, retries, concurrency, price (see :mod:`gui_agent.models.http.settings`).
         tool: the computer tool version (None: the one the model takes, :func:`tool_version_for`).
         display: the display to declare (None: fitted to the screen by Anthropic's limits).
         images: screenshots kept in the conversation.
@@ -164,7 +164,7 @@ class AnthropicComputerPolicy:
             if action == "cursor_position":
                 content: list[dict[str, Any]] = [{"type": "text", "text": screen.cursor_text(self._reader.pointer)}]  # type: ignore[union-attr]
             elif action == "zoom" and "zoom" in by_kind and by_kind["zoom"].region is not None:
-                from models.http.openai_chat import png_data_url
+                from gui_agent.models.http.openai_chat import png_data_url
 
                 content = [_image_block(png_data_url(screen.zoom(by_kind["zoom"].region)).split(",", 1)[1])]
             else:

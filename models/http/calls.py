@@ -13,7 +13,7 @@ documented fields)
 answers 429                                 retried after its ``Retry-After`` (seconds or an
                                             HTTP date; ``retry-after-ms`` too), else backoff
 answers 5xx                                 retried as a dropped connection
-says the prompt is too long                 :class:`~models.errors.ContextTooLong`, for the policy to
+says the prompt is too long                 :class:`~gui_agent.models.errors.ContextTooLong`, for the policy to
                                             shorten its prompt (drop the oldest screenshot)
 answers another 4xx                         :class:`~gui_agent.errors.PolicyRequestError` at
                                             once, with the service's own message
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from gui_agent.errors import PolicyRequestError, PolicyServiceError, first_line
-from models.errors import ContextTooLong, DeadlinePassed, UnexpectedAnswer
+from gui_agent.models.errors import ContextTooLong, DeadlinePassed, UnexpectedAnswer
 
 T = TypeVar("T")
 

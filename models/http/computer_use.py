@@ -18,7 +18,7 @@ import numpy as np
 from gui_agent.action_formats._gestures import DisplayScale, ObservationRequest
 from gui_agent.actions import Action, Done
 from gui_agent.errors import ActionParseError
-from models.http.openai_chat import png_data_url
+from gui_agent.models.http.openai_chat import png_data_url
 
 #: Calls in a row that only look (screenshot, pointer, zoom) before the policy gives up on
 #: the model: an agent that never acts would otherwise spend the whole budget looking.

@@ -59,15 +59,15 @@ from gui_agent.episode.format import ActorInfo, EnvInfo, EpisodeMeta, ScreenSize
 from gui_agent.errors import ModelError, PolicyRequestError
 from gui_agent.export.sft import SftEpisode, SftOptions
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.http.calls import ContextTooLong, UnexpectedAnswer, call_with_retries, classify_sdk_error, require_fields, within_deadline
-from models.http.concurrency import EndpointSlots
-from models.http.pricing import metered_usage
-from models.http.settings import Endpoint, endpoint_from, parse_spec
-from models.spec_options import Options, number, one_of, text, whole
+from gui_agent.models.http.calls import ContextTooLong, UnexpectedAnswer, call_with_retries, classify_sdk_error, require_fields, within_deadline
+from gui_agent.models.http.concurrency import EndpointSlots
+from gui_agent.models.http.pricing import metered_usage
+from gui_agent.models.http.settings import Endpoint, endpoint_from, parse_spec
+from gui_agent.models.spec_options import Options, number, one_of, text, whole
 
 #: Values of ``reasoning_effort`` that OpenAI's reasoning models take (each model a subset).
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
-#: Options of ``openai:`` besides the common ones (:mod:`models.http.settings`).
+#: Options of ``openai:`` besides the common ones (:mod:`gui_agent.models.http.settings`).
 OPTIONS: Options = {
     "format": text, "images": whole(1), "history": whole(0), "max_tokens": whole(1), "temperature": number(0),
     "reasoning_effort": one_of(*REASONING_EFFORTS), "min_pixels": whole(1), "max_pixels": whole(1),
@@ -134,7 +134,7 @@ class OpenAIChatPolicy:
 
     Args:
         model: the model name the server knows.
-        endpoint: URL, key, retries, concurrency, price (see :mod:`models.http.settings`).
+        endpoint: URL, key, retries, concurrency, price (see :mod:`gui_agent.models.http.settings`).
         action_format: a registered format that parses (``format_names(parses=True)``).
         images, history: screenshots and previous actions per prompt.
         max_tokens: longest reply (None: 256, or 25,000 for a reasoning model).

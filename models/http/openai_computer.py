@@ -28,14 +28,14 @@ from gui_agent.actions import Done
 from gui_agent.envs.base import Observation
 from gui_agent.errors import ModelError
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.http.calls import call_with_retries, classify_sdk_error, require_fields, within_deadline
-from models.http.computer_use import MAX_LOOKS_PER_STEP, Screen, finished, split_items, too_many_looks
-from models.http.concurrency import EndpointSlots
-from models.http.pricing import metered_usage
-from models.http.settings import Endpoint, display_size, endpoint_from, parse_spec
-from models.spec_options import Options, text, whole
+from gui_agent.models.http.calls import call_with_retries, classify_sdk_error, require_fields, within_deadline
+from gui_agent.models.http.computer_use import MAX_LOOKS_PER_STEP, Screen, finished, split_items, too_many_looks
+from gui_agent.models.http.concurrency import EndpointSlots
+from gui_agent.models.http.pricing import metered_usage
+from gui_agent.models.http.settings import Endpoint, display_size, endpoint_from, parse_spec
+from gui_agent.models.spec_options import Options, text, whole
 
-#: Options of ``openai-cua:`` besides the common ones (:mod:`models.http.settings`).
+#: Options of ``openai-cua:`` besides the common ones (:mod:`gui_agent.models.http.settings`).
 OPTIONS: Options = {"environment": text, "display": display_size, "acknowledge_safety_checks": whole(0),
                     "max_output_tokens": whole(1)}
 INSTRUCTIONS = (
@@ -49,7 +49,7 @@ class OpenAIComputerPolicy:
 
     Args:
         model: the model (``computer-use-preview``).
-        endpoint: URL, key, retries, concurrency, price (see :mod:`models.http.settings`).
+        endpoint: URL, key, retries, concurrency, price (see :mod:`gui_agent.models.http.settings`).
         environment: the tool's ``environment`` (``linux``, ``browser``, ...).
         display: the display to declare (None: the screen's own size).
         acknowledge_safety_checks: acknowledge pending safety checks instead of refusing.

@@ -1,7 +1,7 @@
 """The options of an HTTP policy spec: ``PREFIX:MODEL?key=value&key=value``.
 
 Shared by ``openai:``, ``anthropic:`` and ``openai-cua:``; each policy adds its own
-table of options to :data:`COMMON`, and :mod:`models.spec_options` parses them. Keys come from the environment only, never from the command
+table of options to :data:`COMMON`, and :mod:`gui_agent.models.spec_options` parses them. Keys come from the environment only, never from the command
 line (a command line lands in shell history, process lists and logs): ``key_env=NAME``
 names the variable when it is not the vendor's usual one.
 
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gui_agent.errors import ModelError
-from models import spec_options
-from models.http.calls import RetryPolicy
-from models.http.pricing import Price, override, price_of
-from models.spec_options import Options, number, text, whole
+from gui_agent.models import spec_options
+from gui_agent.models.http.calls import RetryPolicy
+from gui_agent.models.http.pricing import Price, override, price_of
+from gui_agent.models.spec_options import Options, number, text, whole
 
 
 def display_size(value: str) -> tuple[int, int]:

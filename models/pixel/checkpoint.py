@@ -18,7 +18,7 @@ from typing import Any
 import torch
 
 from gui_agent.errors import PolicyCheckpointError
-from models.pixel.network import NetConfig, PixelPolicyNet
+from gui_agent.models.pixel.network import NetConfig, PixelPolicyNet
 
 FORMAT = "gui-agent/pixel-policy"
 FORMAT_VERSION = 1

@@ -24,10 +24,10 @@ from gui_agent.actions import Click, Type, action_from_dict
 from gui_agent.episode.labels import SEED
 from gui_agent.episode.reader import read_episode
 from gui_agent.errors import EpisodeFormatError, PolicyDataError
-from models.pixel.history import KINDS, History, action_kind
-from models.pixel.network import cell_of, heatmap_size
-from models.pixel.screen import frame_tensor, network_input, screen_scale
-from models.pixel.text import MAX_CHARS, Token, encode_tokens, find_span, tokenize
+from gui_agent.models.pixel.history import KINDS, History, action_kind
+from gui_agent.models.pixel.network import cell_of, heatmap_size
+from gui_agent.models.pixel.screen import frame_tensor, network_input, screen_scale
+from gui_agent.models.pixel.text import MAX_CHARS, Token, encode_tokens, find_span, tokenize
 
 
 @dataclass
@@ -113,7 +113,7 @@ def load_demonstrations(
 
     Args:
         paths: episode folders or folders holding them.
-        max_side: screens are shrunk to this longer side (see :mod:`models.pixel.screen`).
+        max_side: screens are shrunk to this longer side (see :mod:`gui_agent.models.pixel.screen`).
         val_fraction: share of (task, seed) groups held out for validation when
             ``val_paths`` is not given.
         val_paths: episodes to validate on instead of a split.

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 import torch
 from torch import nn
 
-from models.pixel.history import KINDS, MAX_STEP, MAX_TYPED, PREVIOUS_OTHER
-from models.pixel.text import CHAR_BUCKETS, WORD_BUCKETS
+from gui_agent.models.pixel.history import KINDS, MAX_STEP, MAX_TYPED, PREVIOUS_OTHER
+from gui_agent.models.pixel.text import CHAR_BUCKETS, WORD_BUCKETS
 
 #: Input pixels per heatmap cell along each axis.
 STRIDE = 4
@@ -124,7 +124,7 @@ class PixelPolicyNet(nn.Module):
         """Score every decision for a batch.
 
         Args:
-            images: ``(B, 4, H, W)`` float, from :func:`models.pixel.screen.network_input`.
+            images: ``(B, 4, H, W)`` float, from :func:`gui_agent.models.pixel.screen.network_input`.
             chars: ``(B, T, MAX_CHARS)`` character ids; words, typed: ``(B, T)`` ids/counts.
             token_mask: ``(B, T)`` bool, True for real tokens (each row has at least one).
             step, previous: ``(B,)`` step number and previous-kind ids.

@@ -17,12 +17,12 @@ from gui_agent.actions import Action, Click, Done, Hotkey, Type
 from gui_agent.envs.base import Observation
 from gui_agent.episode.format import Usage
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.pixel.checkpoint import load_checkpoint
-from models.pixel.dataset import Sample, collate, instruction_tokens
-from models.pixel.history import KINDS, History
-from models.pixel.network import pixel_of
-from models.pixel.screen import frame_tensor, screen_scale
-from models.pixel.text import (
+from gui_agent.models.pixel.checkpoint import load_checkpoint
+from gui_agent.models.pixel.dataset import Sample, collate, instruction_tokens
+from gui_agent.models.pixel.history import KINDS, History
+from gui_agent.models.pixel.network import pixel_of
+from gui_agent.models.pixel.screen import frame_tensor, screen_scale
+from gui_agent.models.pixel.text import (
     MAX_SPAN_TOKENS,
     Token,
     encode_tokens,
@@ -35,7 +35,7 @@ DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "miniwob-
 
 
 class PixelPolicy:
-    """Acts from pixels with a trained :class:`models.pixel.network.PixelPolicyNet`.
+    """Acts from pixels with a trained :class:`gui_agent.models.pixel.network.PixelPolicyNet`.
 
     A :class:`gui_agent.policy.SamplingPolicy`: :meth:`sample` gives several candidates
     from one network call (for best-of-N selection by a reward model).

@@ -25,9 +25,9 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from gui_agent.errors import PolicyCheckpointError
-from models.pixel.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
-from models.pixel.dataset import Demonstrations, Sample, collate, load_demonstrations
-from models.pixel.network import STRIDE, NetConfig, PixelPolicyNet
+from gui_agent.models.pixel.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
+from gui_agent.models.pixel.dataset import Demonstrations, Sample, collate, load_demonstrations
+from gui_agent.models.pixel.network import STRIDE, NetConfig, PixelPolicyNet
 
 
 @dataclass(frozen=True)

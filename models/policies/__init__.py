@@ -2,7 +2,7 @@
 
 Specs: ``oracle`` (scripted MiniWoB++ solver reading the DOM), ``desktop-oracle``
 (scripted solver of the desktop suites), ``random`` or ``random:SEED``,
-``replay:EPISODE_DIR``, ``hf:PATH_OR_ID`` (a transformers VLM, :mod:`models.vlm`),
-``pixel[:CKPT]`` (the pixel-in network, :mod:`models.pixel`). They are registered with
-the core in :mod:`models.policies.specs`; build one with :func:`gui_agent.registry.load_policy`.
+``replay:EPISODE_DIR``, ``hf:PATH_OR_ID`` (a transformers VLM, :mod:`gui_agent.models.vlm`),
+``pixel[:CKPT]`` (the pixel-in network, :mod:`gui_agent.models.pixel`). They are registered with
+the core in :mod:`gui_agent.models.policies.specs`; build one with :func:`gui_agent.registry.load_policy`.
 """

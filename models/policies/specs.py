@@ -14,14 +14,14 @@ from gui_agent.registry import PolicyEntry
 
 
 def _oracle(argument: str) -> Policy:
-    from models.policies.miniwob_oracle import MiniWobOraclePolicy
+    from gui_agent.models.policies.miniwob_oracle import MiniWobOraclePolicy
 
     return MiniWobOraclePolicy()
 
 
 def _oracle_refuses(argument: str, task_id: str) -> str | None:
-    from models.policies.miniwob_oracle.policy import task_name
-    from models.policies.miniwob_oracle.registry import SOLVERS
+    from gui_agent.models.policies.miniwob_oracle.policy import task_name
+    from gui_agent.models.policies.miniwob_oracle.registry import SOLVERS
 
     if task_name(task_id) in SOLVERS:
         return None
@@ -31,7 +31,7 @@ def _oracle_refuses(argument: str, task_id: str) -> str | None:
 
 
 def _desktop_oracle_refuses(argument: str, task_id: str) -> str | None:
-    from models.policies.desktop_oracle.registry import SCRIPTS
+    from gui_agent.models.policies.desktop_oracle.registry import SCRIPTS
 
     if task_id in SCRIPTS:
         return None
@@ -40,13 +40,13 @@ def _desktop_oracle_refuses(argument: str, task_id: str) -> str | None:
 
 
 def _desktop_oracle(argument: str) -> Policy:
-    from models.policies.desktop_oracle import DesktopOraclePolicy
+    from gui_agent.models.policies.desktop_oracle import DesktopOraclePolicy
 
     return DesktopOraclePolicy()
 
 
 def _random(argument: str) -> Policy:
-    from models.policies.random_policy import RandomPolicy
+    from gui_agent.models.policies.random_policy import RandomPolicy
 
     try:
         seed = int(argument) if argument else 0
@@ -58,39 +58,39 @@ def _random(argument: str) -> Policy:
 def _replay(argument: str) -> Policy:
     if not argument:
         raise ValueError("replay needs an episode folder: --policy replay:PATH/TO/EPISODE")
-    from models.policies.replay_policy import ReplayPolicy
+    from gui_agent.models.policies.replay_policy import ReplayPolicy
 
     return ReplayPolicy(argument)
 
 
 def _pixel(argument: str) -> Policy:
     try:
-        from models.pixel.policy import PixelPolicy
+        from gui_agent.models.pixel.policy import PixelPolicy
     except ModuleNotFoundError as exc:
         raise ValueError(f"the pixel policy needs torch ({exc}); install gui-agent[models] or choose --policy oracle") from None
     return PixelPolicy(argument or None)
 
 
 def _hf(argument: str) -> Policy:
-    from models.vlm.policy import load_vlm_policy
+    from gui_agent.models.vlm.policy import load_vlm_policy
 
     return load_vlm_policy(argument)
 
 
 def _openai(argument: str) -> Policy:
-    from models.http.openai_chat import load_openai_policy
+    from gui_agent.models.http.openai_chat import load_openai_policy
 
     return load_openai_policy(argument)
 
 
 def _anthropic(argument: str) -> Policy:
-    from models.http.anthropic_computer import load_anthropic_policy
+    from gui_agent.models.http.anthropic_computer import load_anthropic_policy
 
     return load_anthropic_policy(argument)
 
 
 def _openai_cua(argument: str) -> Policy:
-    from models.http.openai_computer import load_openai_computer_policy
+    from gui_agent.models.http.openai_computer import load_openai_computer_policy
 
     return load_openai_computer_policy(argument)
 
@@ -99,7 +99,7 @@ def _reachable(build: Callable[[str], Any]) -> Callable[[str], None]:
     """An HTTP policy's check: it builds (options, key), and its endpoint's host resolves and accepts a connection."""
 
     def check(argument: str) -> None:
-        from models.http.probe import probe_endpoint
+        from gui_agent.models.http.probe import probe_endpoint
 
         probe_endpoint(build(argument).base_url)
 

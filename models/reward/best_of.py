@@ -3,7 +3,7 @@
 At each step the wrapped policy is asked N times for its next decision on the same
 observation; the reward model's step scorer rates each decision's first action *before*
 it is taken (after-screen unknown, which the scorer is trained for, see
-:mod:`models.reward.training`), and the best-rated decision is acted on. Ties keep the
+:mod:`gui_agent.models.reward.training`), and the best-rated decision is acted on. Ties keep the
 earliest candidate, so N=1 is the policy itself.
 
 Sampling: a :class:`~gui_agent.policy.SamplingPolicy` (``sample(observation, n)`` and
@@ -33,7 +33,7 @@ def _summed_usage(outputs: list[PolicyOutput]) -> Usage | None:
 
 
 class BestOfNPolicy:
-    """Wraps ``policy``; ``model`` is a :class:`models.reward.model.RewardModel` with a step scorer."""
+    """Wraps ``policy``; ``model`` is a :class:`gui_agent.models.reward.model.RewardModel` with a step scorer."""
 
     def __init__(self, policy: Policy, model: Any, n: int) -> None:
         if n < 1:
@@ -68,7 +68,7 @@ class BestOfNPolicy:
 
 def best_of_policy(policy: Policy, checkpoint: str, n: int) -> BestOfNPolicy:
     """Wrap ``policy`` with the reward model at ``checkpoint`` (RewardCheckpointError if it is not one)."""
-    from models.reward.model import RewardModel
+    from gui_agent.models.reward.model import RewardModel
 
     model = RewardModel.load(checkpoint)
     if model.step_net is None:
@@ -81,7 +81,7 @@ def best_of_policy(policy: Policy, checkpoint: str, n: int) -> BestOfNPolicy:
 def check_reward_model(checkpoint: str) -> None:
     """Fail fast (before workers start) unless ``checkpoint`` is a reward model with a step scorer."""
     from gui_agent.errors import RewardCheckpointError
-    from models.reward.checkpoint import load_payload
+    from gui_agent.models.reward.checkpoint import load_payload
 
     if load_payload(checkpoint).get("step_state") is None:
         raise RewardCheckpointError(f"{checkpoint}: has no step scorer, which best-of-N needs (train it on data with reward.jsonl)")

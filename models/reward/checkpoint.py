@@ -28,10 +28,10 @@ MODEL_FILE = "reward_model.pt"
 STATE_FILE = "training_state.pt"
 METRICS_FILE = "metrics.json"
 FORMAT = "gui-agent-reward-model"
-#: 2: typed text is encoded by :func:`models.reward.encoding.typed_text_overlap` and no
+#: 2: typed text is encoded by :func:`gui_agent.models.reward.encoding.typed_text_overlap` and no
 #: longer read by the text encoder; a format-1 network expects the old inputs.
 #: 3: the action vector also says whether typed text is a near miss of the instruction
-#: (:func:`models.reward.encoding.typed_text_near_miss`); a format-2 network has one input fewer.
+#: (:func:`gui_agent.models.reward.encoding.typed_text_near_miss`); a format-2 network has one input fewer.
 FORMAT_VERSION = 3
 
 

@@ -28,8 +28,8 @@ from gui_agent.export.reward import (
     read_reward_samples,
     resolve_episode,
 )
-from models.reward.network import STEP_LABELS
-from models.reward.transitions import (
+from gui_agent.models.reward.network import STEP_LABELS
+from gui_agent.models.reward.transitions import (
     TrajectoryArrays,
     TransitionArrays,
     encode_trajectory,

@@ -28,8 +28,8 @@ import numpy as np
 
 from gui_agent.actions import Action, action_to_text
 from gui_agent.errors import ModelError, RewardDataError
-from models.reward.transitions import episode_trajectory, screen_changed
-from models.spec_options import Options, number, parse_spec, text, whole
+from gui_agent.models.reward.transitions import episode_trajectory, screen_changed
+from gui_agent.models.spec_options import Options, number, parse_spec, text, whole
 
 _VOTE = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
 
@@ -122,7 +122,7 @@ class VlmJudge:
         self.calls = 0
 
     def _ask(self, question: str, images: list[np.ndarray]) -> tuple[int, int, list[str], dict[str, Any]]:
-        from models.vlm.generation import generate
+        from gui_agent.models.vlm.generation import generate
 
         votes = self.settings.votes
         reply = generate(self.vlm, self.messages(question, len(images)), images, max_new_tokens=self.settings.max_new_tokens,
@@ -185,11 +185,11 @@ def load_judge(spec: str) -> Judge:
     """
     if spec.startswith("hf:"):
         source, settings = _parse_spec(spec)
-        from models.vlm.loading import load_vlm
+        from gui_agent.models.vlm.loading import load_vlm
 
         vlm = load_vlm(source, family=settings.family, device=settings.device, dtype=settings.dtype)
         return VlmJudge(vlm, settings, name=f"vlm:{source}")
-    from models.reward.model import RewardModel
+    from gui_agent.models.reward.model import RewardModel
 
     return RewardModelJudge(RewardModel.load(spec), name=f"reward-model:{spec}")
 
@@ -203,11 +203,11 @@ def check_judge(spec: str) -> None:
     """
     if spec.startswith("hf:"):
         source, settings = _parse_spec(spec)
-        from models.vlm.loading import choose_family, read_config
+        from gui_agent.models.vlm.loading import choose_family, read_config
 
         choose_family(read_config(source), source=source, override=settings.family)
         return
-    from models.reward.checkpoint import load_payload
+    from gui_agent.models.reward.checkpoint import load_payload
 
     payload = load_payload(spec)
     if payload.get("outcome_state") is None:

@@ -21,8 +21,8 @@ import torch
 
 from gui_agent.actions import Action
 from gui_agent.errors import RewardCheckpointError
-from models.reward.checkpoint import load_payload
-from models.reward.network import (
+from gui_agent.models.reward.checkpoint import load_payload
+from gui_agent.models.reward.network import (
     STEP_LABELS,
     NetConfig,
     OutcomeNet,
@@ -31,7 +31,7 @@ from models.reward.network import (
     collate_transitions,
     step_scores,
 )
-from models.reward.transitions import (
+from gui_agent.models.reward.transitions import (
     encode_trajectory,
     encode_transition,
     episode_trajectory,

@@ -22,8 +22,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.reward.encoding import ACTION_DIMS, TEXT_BUCKETS
-from models.reward.transitions import (
+from gui_agent.models.reward.encoding import ACTION_DIMS, TEXT_BUCKETS
+from gui_agent.models.reward.transitions import (
     CHANGE_DIMS,
     LAST_STEPS,
     TrajectoryArrays,

@@ -13,25 +13,25 @@ from gui_agent.registry import Scorers
 
 
 def _check_judge(spec: str) -> None:
-    from models.reward.judge import check_judge
+    from gui_agent.models.reward.judge import check_judge
 
     check_judge(spec)
 
 
 def _load_judge(spec: str) -> Any:
-    from models.reward.judge import load_judge
+    from gui_agent.models.reward.judge import load_judge
 
     return load_judge(spec)
 
 
 def _check_reward_model(checkpoint: str) -> None:
-    from models.reward.best_of import check_reward_model
+    from gui_agent.models.reward.best_of import check_reward_model
 
     check_reward_model(checkpoint)
 
 
 def _best_of_policy(policy: Policy, checkpoint: str, n: int) -> Policy:
-    from models.reward.best_of import best_of_policy
+    from gui_agent.models.reward.best_of import best_of_policy
 
     return best_of_policy(policy, checkpoint, n)
 

@@ -33,7 +33,7 @@ from gui_agent.export.reward import (
 from gui_agent.registry import load_policy
 from gui_agent.runner import EnvSlot, run_with_retries
 from gui_agent.task import load_task
-from models.reward.transitions import screen_changed
+from gui_agent.models.reward.transitions import screen_changed
 
 
 def _step_label(policy: str, before: np.ndarray, after: np.ndarray) -> str:

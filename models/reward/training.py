@@ -2,13 +2,13 @@
 
 Validation holds out whole *tasks* (``val_tasks``), because the question a reward model
 must answer is whether it judges tasks it never saw. Each epoch ends with a checkpoint
-(:mod:`models.reward.checkpoint`); ``resume=True`` continues from the last one, refusing
+(:mod:`gui_agent.models.reward.checkpoint`); ``resume=True`` continues from the last one, refusing
 data that differs from what it was trained on. The decision thresholds stored in the
 checkpoint are fixed at even odds (:data:`DECISION_THRESHOLD`), never tuned on validation tasks.
 
 While training the step scorer, a quarter of the transitions have their after-screen
 hidden (``after_known`` 0), so that the same network can rank actions before they are
-taken (:class:`models.reward.best_of.BestOfNPolicy`). While training the outcome scorer, a
+taken (:class:`gui_agent.models.reward.best_of.BestOfNPolicy`). While training the outcome scorer, a
 quarter of the trajectories have their last action's effect hidden (:func:`_hide_last_effect`),
 so that an episode whose last action changed nothing on screen is judged by what that action was.
 """
@@ -29,15 +29,15 @@ import torch
 from torch import nn
 
 from gui_agent.errors import RewardCheckpointError, RewardDataError
-from models.reward.checkpoint import (
+from gui_agent.models.reward.checkpoint import (
     load_training_state,
     save_model,
     save_training_state,
     write_metrics,
 )
-from models.reward.data import OutcomeExample, RewardData, StepExample
-from models.reward.metrics import binary_scores
-from models.reward.network import (
+from gui_agent.models.reward.data import OutcomeExample, RewardData, StepExample
+from gui_agent.models.reward.metrics import binary_scores
+from gui_agent.models.reward.network import (
     NetConfig,
     OutcomeNet,
     StepNet,
@@ -46,7 +46,7 @@ from models.reward.network import (
     progress_probability,
     step_scores,
 )
-from models.reward.transitions import CHANGE_THRESHOLD, LAST_STEPS
+from gui_agent.models.reward.transitions import CHANGE_THRESHOLD, LAST_STEPS
 
 #: Share of step transitions trained with the after-screen hidden.
 HIDE_AFTER = 0.25
@@ -130,7 +130,7 @@ def _hide_last_effect(batch: dict[str, Any], rows: torch.Tensor) -> None:
     the label (the action was taken either way) and leaves only what was clicked or
     typed to tell success from failure.
 
-    The counts follow :func:`models.reward.transitions.encode_trajectory`'s definitions (a
+    The counts follow :func:`gui_agent.models.reward.transitions.encode_trajectory`'s definitions (a
     change there must change them here; the test compares the two); "first and final screen
     differ" is read off the thumbnails, as the full screens are not in the batch.
     """

@@ -21,7 +21,7 @@ import numpy as np
 from gui_agent.actions import Action, Click, Drag, Move, Scroll
 from gui_agent.episode import read_episode
 from gui_agent.errors import EpisodeFormatError, RewardDataError
-from models.reward.encoding import (
+from gui_agent.models.reward.encoding import (
     GLOBAL,
     action_text,
     action_vector,

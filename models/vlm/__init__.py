@@ -2,7 +2,7 @@
 
 Public API (what the policy, the trainer and the reward model's judge build on)::
 
-    from models.vlm import load_vlm, generate, VlmPolicy
+    from gui_agent.models.vlm import load_vlm, generate, VlmPolicy
 
     vlm = load_vlm("runs/my-vlm")                      # folder or hub id; bf16 on GPU, fp32 on CPU
     answer = generate(vlm, messages, [screenshot])      # chat messages in the SFT export's layout
@@ -17,10 +17,10 @@ processor, clear errors), :mod:`.processors` (processors without torchvision),
 nor transformers; loading a model does.
 """
 
-from models.vlm.families import FAMILIES, Family
-from models.vlm.generation import Generation, generate, prepare_inputs, prompt_text
-from models.vlm.loading import LoadedVlm, load_vlm
-from models.vlm.policy import VlmPolicy, load_vlm_policy
+from gui_agent.models.vlm.families import FAMILIES, Family
+from gui_agent.models.vlm.generation import Generation, generate, prepare_inputs, prompt_text
+from gui_agent.models.vlm.loading import LoadedVlm, load_vlm
+from gui_agent.models.vlm.policy import VlmPolicy, load_vlm_policy
 
 __all__ = [
     "FAMILIES",

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from gui_agent.episode.format import Usage
-from models.vlm.loading import LoadedVlm
+from gui_agent.models.vlm.loading import LoadedVlm
 
 
 @dataclass

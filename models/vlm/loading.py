@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gui_agent.errors import ModelError
-from models.vlm.families import FAMILIES, Family, family_for_model_type, supported_model_types
+from gui_agent.models.vlm.families import FAMILIES, Family, family_for_model_type, supported_model_types
 
 #: Quantisation methods whose kernels run on CUDA only.
 _GPU_ONLY_QUANTIZATION = ("bitsandbytes", "gptq", "awq", "fp8", "fbgemm_fp8", "aqlm", "eetq", "hqq", "exl2", "marlin")
@@ -73,7 +73,7 @@ def hub_problem() -> str | None:
     """Why the hub cannot be reached from here (one TCP connection), or None when it can."""
     from huggingface_hub import constants
 
-    from models.http.probe import connection_problem
+    from gui_agent.models.http.probe import connection_problem
 
     problem = connection_problem(constants.ENDPOINT, timeout_s=HUB_PROBE_TIMEOUT_S)
     return None if problem is None else f"the hub at {constants.ENDPOINT} cannot be reached: {problem}"
@@ -234,7 +234,7 @@ def load_vlm(
     import torch
     from transformers import AutoModelForImageTextToText
 
-    from models.vlm.processors import load_processor
+    from gui_agent.models.vlm.processors import load_processor
 
     offline = bool(local_files_only) or _offline()
     try:

@@ -23,9 +23,9 @@ from gui_agent.episode.format import ActorInfo, EnvInfo, EpisodeMeta, ScreenSize
 from gui_agent.errors import ActionParseError, ModelError
 from gui_agent.export.sft import SftEpisode, SftOptions
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.vlm.generation import Generation, generate, to_pil
-from models.vlm.loading import LoadedVlm, load_vlm
-from models.vlm.settings import ServeSettings, parse_spec, read_settings
+from gui_agent.models.vlm.generation import Generation, generate, to_pil
+from gui_agent.models.vlm.loading import LoadedVlm, load_vlm
+from gui_agent.models.vlm.settings import ServeSettings, parse_spec, read_settings
 
 
 class VlmPolicy:
@@ -132,7 +132,7 @@ class VlmPolicy:
 
 
 def load_vlm_policy(argument: str) -> VlmPolicy:
-    """The policy of an ``hf:`` spec's argument: ``PATH_OR_ID[?options]`` (see :mod:`models.vlm.settings`)."""
+    """The policy of an ``hf:`` spec's argument: ``PATH_OR_ID[?options]`` (see :mod:`gui_agent.models.vlm.settings`)."""
     source, overrides = parse_spec(argument)
     settings = read_settings(source) if Path(source).is_dir() else ServeSettings()
     settings = settings.merged(overrides)

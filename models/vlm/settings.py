@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from gui_agent.errors import ModelError
-from models import spec_options
-from models.spec_options import Options, text, whole
+from gui_agent.models import spec_options
+from gui_agent.models.spec_options import Options, text, whole
 
 #: Written by ``gui-agent train vlm`` into the model folder.
 SETTINGS_FILE = "gui_agent_vlm.json"

@@ -8,7 +8,7 @@ policy sees the real instruction); from an export they are read from its Parquet
 system prompt.
 
 :func:`encode_row` turns a row into model inputs with the loss on the assistant turn only:
-the prompt is processed exactly as :func:`models.vlm.generation.prepare_inputs` does at
+the prompt is processed exactly as :func:`gui_agent.models.vlm.generation.prepare_inputs` does at
 inference, and the reply (plus the family's end-of-turn token) is tokenized on its own and
 appended, so the tokens the model learns to emit are the tokens generation produces.
 """
@@ -25,8 +25,8 @@ from gui_agent.action_formats import FORMATS, SmartResize, format_names
 from gui_agent.errors import ModelError
 from gui_agent.export.layout import SFT, SPLIT_GLOB
 from gui_agent.export.sft import SftEpisode, SftOptions
-from models.vlm.generation import prepare_inputs
-from models.vlm.loading import LoadedVlm
+from gui_agent.models.vlm.generation import prepare_inputs
+from gui_agent.models.vlm.loading import LoadedVlm
 
 
 @dataclass
@@ -203,7 +203,7 @@ def check_frames(data: SftData, vlm: LoadedVlm) -> None:
     rule = written_by.image_size
     if not isinstance(rule, SmartResize):
         return
-    from models.vlm.generation import to_pil
+    from gui_agent.models.vlm.generation import to_pil
 
     low, high = vlm.pixel_bounds()
     seen_by = written_by.with_pixels(min_pixels=low, max_pixels=high)

@@ -1,6 +1,6 @@
 """Supervised fine-tuning of a VLM on our episodes' chat rows, full or LoRA (peft).
 
-The loss is on the assistant turn only (:func:`models.vlm.sft_data.encode_row`). One row
+The loss is on the assistant turn only (:func:`gui_agent.models.vlm.sft_data.encode_row`). One row
 is one optimizer micro-step (batch size 1: prompts differ in image count and length);
 ``grad_accum`` rows make one update. A LoRA run is merged into the base weights before
 saving, so the output folder is a plain transformers model: ``--policy hf:OUT`` serves it
@@ -8,7 +8,7 @@ with the format, images and history it was trained with (``gui_agent_vlm.json``)
 ``train_report.json`` keeps the losses.
 
 ``model="tiny:FAMILY"`` starts from a tiny random model of that family whose tokenizer is
-trained on the rows' own texts (:mod:`models.vlm.tiny`): for tests and for trying the
+trained on the rows' own texts (:mod:`gui_agent.models.vlm.tiny`): for tests and for trying the
 pipeline on a CPU, not for a useful agent.
 """
 
@@ -24,11 +24,11 @@ from typing import Any
 
 from gui_agent.errors import ModelError
 from gui_agent.export.sft import SftOptions
-from models.vlm.families import FAMILIES, Family
-from models.vlm.loading import LoadedVlm, choose_device, choose_family, load_vlm, read_config
-from models.vlm.processors import save_processor
-from models.vlm.settings import ServeSettings, write_settings
-from models.vlm.sft_data import SftData, check_frames, encode_row, load_rows, row_texts
+from gui_agent.models.vlm.families import FAMILIES, Family
+from gui_agent.models.vlm.loading import LoadedVlm, choose_device, choose_family, load_vlm, read_config
+from gui_agent.models.vlm.processors import save_processor
+from gui_agent.models.vlm.settings import ServeSettings, write_settings
+from gui_agent.models.vlm.sft_data import SftData, check_frames, encode_row, load_rows, row_texts
 
 #: A small real VLM (Idefics3 architecture, 256M parameters) a CPU can fine-tune.
 DEFAULT_MODEL = "HuggingFaceTB/SmolVLM-256M-Instruct"
@@ -109,7 +109,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 def _load(config: TrainConfig, family: Family, data: SftData) -> LoadedVlm:
     if config.model.startswith("tiny:"):
-        from models.vlm.tiny import build_tiny
+        from gui_agent.models.vlm.tiny import build_tiny
 
         texts = sorted({text for row in data.rows for text in row_texts(row)})
         model, processor = build_tiny(family.name, texts, seed=config.seed)

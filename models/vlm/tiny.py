@@ -6,7 +6,7 @@ model here is a real model of its architecture -- same classes, same processor, 
 template -- with a few small layers and a byte-level BPE tokenizer trained on a few strings
 (the prompts it will see), so it runs in milliseconds on a CPU.
 
-    >>> from models.vlm.tiny import save_tiny_model
+    >>> from gui_agent.models.vlm.tiny import save_tiny_model
     >>> save_tiny_model("qwen2_vl", "/tmp/tiny-qwen2-vl")   # then --policy hf:/tmp/tiny-qwen2-vl
 
 The processors are the PIL (non-torchvision) ones: torchvision is not a dependency.
@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from gui_agent.action_formats.image_size import UITARS_MIN_PIXELS
-from models.vlm.families import FAMILIES, IDEFICS3_CHAT_TEMPLATE, QWEN_CHAT_TEMPLATE
-from models.vlm.processors import make_processor, save_processor
+from gui_agent.models.vlm.families import FAMILIES, IDEFICS3_CHAT_TEMPLATE, QWEN_CHAT_TEMPLATE
+from gui_agent.models.vlm.processors import make_processor, save_processor
 
 #: Largest Qwen image, kept small so a tiny model sees at most ~400 merged image tokens.
 QWEN_MAX_PIXELS = 400 * 28 * 28

@@ -2,7 +2,7 @@
 body; and the JSON answer of a refusal.
 
 The station is the app's (``request.app.state.station``, set by
-:func:`station.app.create_app`) and the account the :class:`~station.guard.Guard`'s
+:func:`gui_agent.station.app.create_app`) and the account the :class:`~gui_agent.station.guard.Guard`'s
 (``request.state.account``), so an endpoint is a plain module-level function.
 """
 
@@ -14,13 +14,13 @@ from typing import Any
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
 
-from station.accounts import Account
-from station.errors import BadBody
-from station.state import Station
+from gui_agent.station.accounts import Account
+from gui_agent.station.errors import BadBody
+from gui_agent.station.state import Station
 
 
 def station_of(connection: HTTPConnection) -> Station:
-    """The app's :class:`~station.state.Station` (a request's or a websocket's)."""
+    """The app's :class:`~gui_agent.station.state.Station` (a request's or a websocket's)."""
     return connection.app.state.station
 
 

@@ -1,4 +1,4 @@
-"""Editing an item's episode from its review page (:func:`station.edits.edit_episode`).
+"""Editing an item's episode from its review page (:func:`gui_agent.station.edits.edit_episode`).
 
 A reviewer edits any item's episode, an annotator their own until a reviewer has decided
 on it; another annotator's item is a 404, as everywhere.
@@ -10,9 +10,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from station.edits import edit_episode
-from station.errors import BadBody, ItemBusy, ReviewLocked
-from station.routes.context import account_of, error, json_body, station_of
+from gui_agent.station.edits import edit_episode
+from gui_agent.station.errors import BadBody, ItemBusy, ReviewLocked
+from gui_agent.station.routes.context import account_of, error, json_body, station_of
 
 #: A few fields and at most one text (the episode module caps texts).
 MAX_BODY_BYTES = 64 * 1024

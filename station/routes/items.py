@@ -10,8 +10,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from station.pages import render_page
-from station.routes.context import account_of, error, station_of
+from gui_agent.station.pages import render_page
+from gui_agent.station.routes.context import account_of, error, station_of
 
 
 async def index(request: Request) -> Response:

@@ -14,10 +14,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from station.errors import BadBody, ItemBusy, LiveError
-from station.queue import Item
-from station.routes.context import account_of, error, json_body, station_of
-from station.state import Station
+from gui_agent.station.errors import BadBody, ItemBusy, LiveError
+from gui_agent.station.queue import Item
+from gui_agent.station.routes.context import account_of, error, json_body, station_of
+from gui_agent.station.state import Station
 
 #: An action: the station, the item and the request's JSON object -> what the answer adds.
 Action = Callable[[Station, Item, dict[str, Any]], dict[str, Any]]

@@ -15,11 +15,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from station.errors import BadBody, ItemBusy
-from station.pages import render_page
-from station.queue import Item, TaskQueue
-from station.review_page import review_context
-from station.routes.context import account_of, error, json_body, station_of
+from gui_agent.station.errors import BadBody, ItemBusy
+from gui_agent.station.pages import render_page
+from gui_agent.station.queue import Item, TaskQueue
+from gui_agent.station.review_page import review_context
+from gui_agent.station.routes.context import account_of, error, json_body, station_of
 
 _DECISIONS = {"accept": "accepted", "reject": "rejected"}
 
@@ -56,7 +56,7 @@ async def frame(request: Request) -> Response:
 
 async def decide(request: Request) -> Response:
     """A reviewer accepts or rejects an item's episode: kept in the queue and as the
-    episode's ``labels.review`` (through :func:`recorder.edit.relabel`; steps untouched)."""
+    episode's ``labels.review`` (through :func:`gui_agent.recorder.edit.relabel`; steps untouched)."""
     station, account = station_of(request), account_of(request)
     if not account.reviewer:
         return error(403, "only a reviewer accepts or rejects")
@@ -82,7 +82,7 @@ async def decide(request: Request) -> Response:
 
 def _record_decision(queue: TaskQueue, item: Item, folder: Path, verdict: dict[str, Any]) -> Item:
     from gui_agent.episode.labels import REVIEW
-    from recorder.edit import relabel
+    from gui_agent.recorder.edit import relabel
 
     updated = queue.set_review(item.item_id, verdict)
     relabel(folder, labels=REVIEW.item(updated.review))

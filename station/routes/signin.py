@@ -8,9 +8,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from station.guard import COOKIE
-from station.pages import render_page
-from station.routes.context import account_of, station_of
+from gui_agent.station.guard import COOKIE
+from gui_agent.station.pages import render_page
+from gui_agent.station.routes.context import account_of, station_of
 
 #: A sign-in form is one field: a larger body is not one.
 MAX_FORM_BYTES = 4096

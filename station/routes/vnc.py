@@ -1,7 +1,7 @@
 """The live desktop's VNC stream: the page's websocket relayed to the item's ``x11vnc`` on loopback.
 
 The item's annotator works on the desktop. A reviewer may watch anyone's: her input is
-taken out here (:class:`~station.view_only.ViewOnlyFilter`), whatever her page or client
+taken out here (:class:`~gui_agent.station.view_only.ViewOnlyFilter`), whatever her page or client
 sends, and her view is not one of the annotator's (it neither keeps a recording going nor
 resumes one). A view whose x11vnc died starts it again (:meth:`LiveDesktop.vnc_port_for_viewer`).
 """
@@ -14,10 +14,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from station.errors import LiveError, ViewOnlyError
-from station.live import LiveDesktop
-from station.routes.context import account_of, station_of
-from station.view_only import ViewOnlyFilter
+from gui_agent.station.errors import LiveError, ViewOnlyError
+from gui_agent.station.live import LiveDesktop
+from gui_agent.station.routes.context import account_of, station_of
+from gui_agent.station.view_only import ViewOnlyFilter
 
 
 def _watched(websocket: WebSocket) -> tuple[LiveDesktop, bool] | None:

@@ -25,7 +25,7 @@ CLICK = MINIWOB_TASKS / "click-button.yaml"
 #: cannot act on any task (as an oracle without a solver says at reset).
 POLICIES = '''
 from gui_agent.errors import PolicyTaskError
-from models.policies.random_policy import RandomPolicy
+from gui_agent.models.policies.random_policy import RandomPolicy
 
 
 class Clicker(RandomPolicy):

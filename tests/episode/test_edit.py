@@ -175,7 +175,7 @@ def test_edits_are_reapplied_from_the_original(tmp_path: Path) -> None:
 
 
 def test_a_relabel_between_edits_stays(tmp_path: Path) -> None:
-    from recorder.edit import relabel
+    from gui_agent.recorder.edit import relabel
 
     folder = _episode(tmp_path)
     apply_edit(folder, {"op": "delete", "steps": [0]}, by="rev")
@@ -237,7 +237,7 @@ def test_a_recording_in_progress_is_not_edited(tmp_path: Path) -> None:
 
 
 def test_notes_are_derived_from_the_original_and_the_last_notes_edit(tmp_path: Path) -> None:
-    from recorder.edit import relabel
+    from gui_agent.recorder.edit import relabel
 
     folder = _episode(tmp_path)
     relabel(folder, notes="A")  # before the first edit: the original's own notes
@@ -263,7 +263,7 @@ def test_notes_are_derived_from_the_original_and_the_last_notes_edit(tmp_path: P
 
 
 def test_undo_and_reset_set_labels_in_the_same_write(tmp_path: Path) -> None:
-    from recorder.edit import relabel
+    from gui_agent.recorder.edit import relabel
 
     folder = _episode(tmp_path, "webp")
     before = _files(folder)

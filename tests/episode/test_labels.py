@@ -11,7 +11,7 @@ from gui_agent.actions import Click, Type
 from gui_agent.episode import apply_edit, read_episode, recover, reset
 from gui_agent.episode.format import EPISODE_FILE
 from gui_agent.episode.labels import EDITED, LABELS, NOTES, PAGE_ORIGIN, RECOVERY_PROBLEMS, REVIEW, SEED
-from recorder.edit import relabel
+from gui_agent.recorder.edit import relabel
 from tests.paths import REPO
 from tests.synthetic_episodes import write_synthetic
 

@@ -22,7 +22,7 @@ from gui_agent.envs.base import Observation
 from gui_agent.policy import PolicyOutput, TaskContext
 from gui_agent.runner import EnvSlot, run_with_retries
 from gui_agent.task import load_task
-from models.policies.desktop_oracle import DesktopOraclePolicy
+from gui_agent.models.policies.desktop_oracle import DesktopOraclePolicy
 from tests.envs.desktop.desktop_helpers import wait_gone
 from tests.evaluate.eval_procs import state
 from tests.paths import REPO

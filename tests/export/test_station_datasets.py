@@ -1,9 +1,9 @@
 """``gui-agent export DATASET``: a station's DATASET gives what its reviewers accepted, several
 stations' DATASETs merge, and a step a reviewer marked a mistake says so in its row.
 
-The DATASETs are the real thing: ``station.json`` from :class:`station.queue.TaskQueue`,
+The DATASETs are the real thing: ``station.json`` from :class:`gui_agent.station.queue.TaskQueue`,
 episodes from the real writer, decisions written the way the station's Accept / Reject
-writes them (the queue, then the episode through :func:`recorder.edit.relabel`).
+writes them (the queue, then the episode through :func:`gui_agent.recorder.edit.relabel`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from gui_agent.episode import read_episode
 from gui_agent.episode.edit import apply_edit
 from gui_agent.export.rows import info_from_row
 from gui_agent.export.stations import STATION_FILE
-from recorder.edit import relabel
-from station.queue import PROGRESS_FILE, TaskQueue
+from gui_agent.recorder.edit import relabel
+from gui_agent.station.queue import PROGRESS_FILE, TaskQueue
 from tests.paths import REPO
 from tests.synthetic_episodes import write_synthetic
 
@@ -56,7 +56,7 @@ def load(out: Path, config: str, tmp_path: Path) -> datasets.Dataset:
 
 def test_core_names_the_stations_progress_file_without_importing_station() -> None:
     assert STATION_FILE == PROGRESS_FILE
-    probe = "import sys, gui_agent.export.exporter, gui_agent.cli.export; print(any(m.split('.')[0] == 'station' for m in sys.modules))"
+    probe = "import sys, gui_agent.export.exporter, gui_agent.cli.export; print(any(m.startswith('gui_agent.station') for m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.strip() == "False"
 

@@ -1,6 +1,6 @@
 """``export --video``: the recorder's screen.mp4 decoded back through datasets + torchcodec.
 
-The clips are written by the recorder's own writer (:class:`recorder.video.VideoRecorder`,
+The clips are written by the recorder's own writer (:class:`gui_agent.recorder.video.VideoRecorder`,
 H.264 through PyAV, fragmented MP4). Its frame source is scripted: the real screen grabber
 needs a display and gives no ground truth to compare decoded frames with (the grabber ->
 video path is tested on Xvfb in tests/recorder). Everything after the source is real.
@@ -26,8 +26,8 @@ from gui_agent.episode import (
 )
 from gui_agent.episode.format import VIDEO_FILE, VIDEO_TIMESTAMPS_FILE
 from gui_agent.export import import_dataset
-from recorder.screen import Frame
-from recorder.video import VideoRecorder
+from gui_agent.recorder.screen import Frame
+from gui_agent.recorder.video import VideoRecorder
 from tests.synthetic_episodes import write_synthetic
 
 WIDTH, HEIGHT = 320, 200

@@ -18,11 +18,11 @@ from gui_agent.episode import read_episode
 from gui_agent.policy import TaskContext
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies.desktop_oracle import DesktopOraclePolicy, UnsupportedTaskError
-from models.policies.desktop_oracle import calc as calc_scripts
-from models.policies.desktop_oracle import mail as mail_scripts
-from models.policies.desktop_oracle.script import WaitForTitle, keys, type_text
-from models.policies.random_policy import RandomPolicy
+from gui_agent.models.policies.desktop_oracle import DesktopOraclePolicy, UnsupportedTaskError
+from gui_agent.models.policies.desktop_oracle import calc as calc_scripts
+from gui_agent.models.policies.desktop_oracle import mail as mail_scripts
+from gui_agent.models.policies.desktop_oracle.script import WaitForTitle, keys, type_text
+from gui_agent.models.policies.random_policy import RandomPolicy
 from tests.paths import REPO
 
 SUITES = REPO / "datasets" / "tasks" / "desktop"

@@ -22,7 +22,7 @@ from gui_agent.policy import Policy, TaskContext
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
 from gui_agent.checks.browser import MiniwobRewardCheck
-from models.policies.miniwob_oracle import SOLVERS, SUPPORTED_TASKS, MiniWobOraclePolicy, UnsupportedTaskError, task_name
+from gui_agent.models.policies.miniwob_oracle import SOLVERS, SUPPORTED_TASKS, MiniWobOraclePolicy, UnsupportedTaskError, task_name
 from tests.paths import REPO
 
 TASK_DIR = REPO / "datasets" / "tasks" / "miniwob"

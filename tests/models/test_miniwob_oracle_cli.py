@@ -1,10 +1,10 @@
-"""``python -m models.policies.miniwob_oracle``: task names checked, ``--seeds`` a range as everywhere."""
+"""``python -m gui_agent.models.policies.miniwob_oracle``: task names checked, ``--seeds`` a range as everywhere."""
 
 from __future__ import annotations
 
 import pytest
 
-from models.policies.miniwob_oracle.__main__ import main
+from gui_agent.models.policies.miniwob_oracle.__main__ import main
 
 
 def test_a_misspelt_task_is_refused_with_the_close_names(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,8 +6,8 @@ import pytest
 
 from gui_agent.errors import ModelError
 from gui_agent.registry import load_policy
-from models.reward.judge import check_judge
-from models.spec_options import number, one_of, parse_spec, text, whole
+from gui_agent.models.reward.judge import check_judge
+from gui_agent.models.spec_options import number, one_of, parse_spec, text, whole
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -53,9 +53,9 @@ def test_the_value_parsers() -> None:
 def test_the_tables_of_hf_policies_and_judges_cover_their_settings() -> None:
     from dataclasses import fields
 
-    from models.reward.judge import OPTIONS as JUDGE_OPTIONS
-    from models.reward.judge import VlmJudgeSettings
-    from models.vlm.settings import OPTIONS, ServeSettings
+    from gui_agent.models.reward.judge import OPTIONS as JUDGE_OPTIONS
+    from gui_agent.models.reward.judge import VlmJudgeSettings
+    from gui_agent.models.vlm.settings import OPTIONS, ServeSettings
 
     assert sorted(OPTIONS) == sorted(f.name for f in fields(ServeSettings))
     assert sorted(JUDGE_OPTIONS) == sorted(f.name for f in fields(VlmJudgeSettings))

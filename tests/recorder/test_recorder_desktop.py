@@ -13,7 +13,7 @@ import pytest
 from gui_agent.actions import Click, Drag, Hotkey, Scroll, Type
 from gui_agent.episode import read_episode
 from gui_agent.episode.format import EVENTS_FILE
-from recorder.events import read_events
+from gui_agent.recorder.events import read_events
 from tests.paths import REPO
 
 PAGE = """<!DOCTYPE html><html><head><title>recorder test</title><style>

@@ -9,7 +9,7 @@ HEAVY = ("pynput", "mss", "Xlib", "playwright", "av", "torch", "transformers")
 
 
 def test_cli_and_recorder_imports_stay_light():
-    code = ("import sys, gui_agent, gui_agent.cli, recorder, recorder.reduce, recorder.review, recorder.edit; "
+    code = ("import sys, gui_agent, gui_agent.cli, gui_agent.recorder, gui_agent.recorder.reduce, gui_agent.recorder.review, gui_agent.recorder.edit; "
             "gui_agent.cli.build_parser(); "
             f"print([m for m in {HEAVY!r} if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin"})

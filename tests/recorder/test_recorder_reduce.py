@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gui_agent.actions import Click, Drag, Hotkey, Scroll, Type
-from recorder.events import RawEvent
-from recorder.reduce import ReduceConfig, Reducer, reduce_events
+from gui_agent.recorder.events import RawEvent
+from gui_agent.recorder.reduce import ReduceConfig, Reducer, reduce_events
 
 
 def down(t, x, y, b="left"):

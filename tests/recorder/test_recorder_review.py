@@ -115,7 +115,7 @@ def test_trim_and_relabel_from_the_command_line(tmp_path):
 
 
 def test_trim_keeps_webp_frames_dense_and_exact(tmp_path):
-    from recorder.edit import trim
+    from gui_agent.recorder.edit import trim
 
     episode = make_episode(tmp_path, n_extra=3, frame_format="webp")  # 6 steps, the recorder's format
     before = read_episode(episode)
@@ -131,7 +131,7 @@ def test_trim_keeps_webp_frames_dense_and_exact(tmp_path):
 
 def test_notes_relabelled_on_an_edited_episode_survive_the_next_edit(tmp_path):
     from gui_agent.episode import apply_edit, undo
-    from recorder.edit import relabel, trim
+    from gui_agent.recorder.edit import relabel, trim
 
     folder = write_synthetic(tmp_path, "ep", [Click(1, 2), Type("ab"), Click(3, 4)])
     trim(folder, 0, 2)

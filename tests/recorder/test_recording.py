@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from recorder.browser import BrowserRecording
-from recorder.miniwob_page import MiniWobPage, is_miniwob_url
-from recorder.recording import decide_success, open_recording
-from recorder.session import RecordingSession, SessionConfig
+from gui_agent.recorder.browser import BrowserRecording
+from gui_agent.recorder.miniwob_page import MiniWobPage, is_miniwob_url
+from gui_agent.recorder.recording import decide_success, open_recording
+from gui_agent.recorder.session import RecordingSession, SessionConfig
 
 
 def test_what_the_annotator_marked_wins_then_the_tasks_own_verdict_then_the_answer() -> None:

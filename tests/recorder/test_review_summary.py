@@ -11,7 +11,7 @@ import pytest
 
 from gui_agent.actions import Click, Hotkey, Type
 from gui_agent.episode import ActorInfo, EnvInfo, Outcome, ScreenSize
-from recorder.review import write_review
+from gui_agent.recorder.review import write_review
 from tests.synthetic_episodes import write_synthetic
 
 GREY = 230

@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from replay.anchor import locate
-from replay.similarity import screen_similarity
+from gui_agent.replay.anchor import locate
+from gui_agent.replay.similarity import screen_similarity
 
 
 def _screen(width: int = 320, height: int = 240, *, at: tuple[int, int] = (100, 80), label: str = "OK") -> np.ndarray:

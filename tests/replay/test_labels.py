@@ -8,8 +8,8 @@ real executions.
 from __future__ import annotations
 
 from gui_agent.actions import Action, Click, Done, Type
-from replay.labels import FeasibilityCache, label_steps
-from replay.perturb import PlannedStep
+from gui_agent.replay.labels import FeasibilityCache, label_steps
+from gui_agent.replay.perturb import PlannedStep
 
 FOCUS, TEXT, SUBMIT = Click(10, 10), Type("abc"), Click(50, 90)
 ORIGINAL = [FOCUS, TEXT, SUBMIT]
@@ -74,7 +74,7 @@ def test_executions_are_memoised_on_the_action_sequence() -> None:
 
 def test_a_step_a_person_marked_as_a_mistake_is_harmful_wherever_it_is_carried_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from gui_agent.episode import apply_edit, read_episode
-    from replay.labels import StepVerdict, marked_mistakes, with_mistakes
+    from gui_agent.replay.labels import StepVerdict, marked_mistakes, with_mistakes
     from tests.synthetic_episodes import write_synthetic
 
     folder = write_synthetic(tmp_path, "ep", ORIGINAL)

@@ -18,7 +18,7 @@ from gui_agent.export.reward import (
     read_reward_samples,
     resolve_episode,
 )
-from replay.perturb import VARIANT_KINDS
+from gui_agent.replay.perturb import VARIANT_KINDS
 
 pytestmark = pytest.mark.slow  # real Chromium
 

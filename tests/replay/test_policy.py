@@ -14,7 +14,7 @@ from gui_agent.episode import (
     read_episode,
 )
 from gui_agent.policy import TaskContext
-from replay.policy import AnchoredReplayPolicy
+from gui_agent.replay.policy import AnchoredReplayPolicy
 from tests.replay.test_anchor import _screen
 from tests.synthetic_episodes import write_synthetic
 

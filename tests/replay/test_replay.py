@@ -11,9 +11,9 @@ import pytest
 
 from gui_agent.cli import main
 from gui_agent.episode import read_episode, read_meta
-from replay.errors import ReplayError
-from replay.replayer import replay_episode
-from replay.source import load_source
+from gui_agent.replay.errors import ReplayError
+from gui_agent.replay.replayer import replay_episode
+from gui_agent.replay.source import load_source
 from tests.paths import REPO
 from tests.replay.conftest import (
     MINIWOB,

@@ -10,8 +10,8 @@ from gui_agent.episode import read_episode
 from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from replay.replayer import replay_episode
-from replay.source import load_source
+from gui_agent.replay.replayer import replay_episode
+from gui_agent.replay.source import load_source
 from tests.paths import REPO
 
 ROOT = REPO

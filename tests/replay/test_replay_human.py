@@ -17,9 +17,9 @@ import pytest
 from gui_agent.actions import Click, Type
 from gui_agent.cli import main
 from gui_agent.episode import read_episode
-from replay.replayer import replay_episode
-from replay.simulator import Simulator
-from replay.source import load_source
+from gui_agent.replay.replayer import replay_episode
+from gui_agent.replay.simulator import Simulator
+from gui_agent.replay.source import load_source
 from tests.replay.human_player import MINIWOB_TASKS, record_human, recorded_duration_s
 
 

@@ -14,9 +14,9 @@ import pytest
 from gui_agent.actions import Done
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import read_episode, read_meta
-from replay.perturb import VARIANT_KINDS
-from replay.simulator import Simulator
-from replay.source import load_source
+from gui_agent.replay.perturb import VARIANT_KINDS
+from gui_agent.replay.simulator import Simulator
+from gui_agent.replay.source import load_source
 
 pytestmark = pytest.mark.slow  # real Chromium
 

@@ -10,8 +10,8 @@ import requests
 import websocket
 from starlette.routing import Mount, Route, WebSocketRoute
 
-from station.accounts import Accounts, AccountsError, load_accounts
-from station.guard import OPEN_PATHS, Guard
+from gui_agent.station.accounts import Accounts, AccountsError, load_accounts
+from gui_agent.station.guard import OPEN_PATHS, Guard
 from tests.station.station_server import CALC_SUITE, running_station
 
 

@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from gui_agent.episode import read_meta
-from station.queue import PROGRESS_FILE
+from gui_agent.station.queue import PROGRESS_FILE
 from tests.paths import REPO
 from tests.station.station_server import SUM_COLUMN
 

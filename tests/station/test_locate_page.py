@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from station.browser_task import locate_page
+from gui_agent.station.browser_task import locate_page
 
 TOOLBAR = 87
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import requests
 
-from station.queue import PROGRESS_FILE, TaskQueue
+from gui_agent.station.queue import PROGRESS_FILE, TaskQueue
 from tests.station.station_server import CALC_SUITE, running_station
 
 TASKS = [(Path("/t/a.yaml"), "a", "do a"), (Path("/t/b.yaml"), "b", "do b")]

@@ -13,7 +13,7 @@ import requests
 from gui_agent.actions import Done, Wait
 from gui_agent.episode import read_episode
 from gui_agent.policy import TaskContext
-from models.policies.desktop_oracle.policy import DesktopOraclePolicy
+from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
 from tests.paths import TASKS
 from tests.station.station_server import running_station
 

@@ -15,7 +15,7 @@ import requests
 import websocket
 
 from gui_agent.episode import read_episode
-from station.view_only import KEY_EVENT, POINTER_EVENT, ViewOnlyError, ViewOnlyFilter
+from gui_agent.station.view_only import KEY_EVENT, POINTER_EVENT, ViewOnlyError, ViewOnlyFilter
 from tests.station.station_server import SUM_COLUMN, running_station
 
 

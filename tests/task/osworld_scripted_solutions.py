@@ -8,8 +8,8 @@ clicks and keys through XTEST, window-title barriers), so a check that passes it
 from __future__ import annotations
 
 from gui_agent.actions import Click
-from models.policies.desktop_oracle.osworld import enable_theme
-from models.policies.desktop_oracle.policy import DesktopOraclePolicy
+from gui_agent.models.policies.desktop_oracle.osworld import enable_theme
+from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
 
 DARK_MODE = "osworld.thunderbird.10a730d5-d414-4b40-b479-684bed1ae522"
 #: The "Enable" button of the built-in Light theme, below Dark's.

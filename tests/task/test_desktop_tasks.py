@@ -23,7 +23,7 @@ from gui_agent.envs.desktop.mail_server import SmtpServer
 from gui_agent.envs.desktop.settings import DesktopEnvironment
 from gui_agent.errors import TaskFileError
 from gui_agent.task import load_task, load_task_text
-from models.policies.desktop_oracle import SCRIPTS
+from gui_agent.models.policies.desktop_oracle import SCRIPTS
 from tests.paths import REPO
 
 ROOT = REPO

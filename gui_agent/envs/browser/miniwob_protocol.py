@@ -1,7 +1,7 @@
 """The MiniWoB++ page protocol: how a task page's episode is started, seeded and read.
 
 Both the environment (:mod:`gui_agent.envs.browser.miniwob`, async Playwright) and the
-recorder (:mod:`recorder.miniwob_page`, a person at a headed browser, sync Playwright)
+recorder (:mod:`gui_agent.recorder.miniwob_page`, a person at a headed browser, sync Playwright)
 drive task pages with these scripts, so a recording starts from exactly the state an
 agent's episode with the same seed does. The protocol is the ``miniwob`` package's own
 (``miniwob/selenium_instance.py``):

@@ -11,11 +11,11 @@ Example:
     >>> policy.reset(TaskContext(task_id="desktop.calc.sum-column", instruction=""))
 """
 
-from models.policies.desktop_oracle.policy import (
+from gui_agent.models.policies.desktop_oracle.policy import (
     DesktopOraclePolicy,
     UnsupportedTaskError,
 )
-from models.policies.desktop_oracle.registry import SCRIPTS
-from models.policies.desktop_oracle.script import WaitForTitle
+from gui_agent.models.policies.desktop_oracle.registry import SCRIPTS
+from gui_agent.models.policies.desktop_oracle.script import WaitForTitle
 
 __all__ = ["SCRIPTS", "DesktopOraclePolicy", "UnsupportedTaskError", "WaitForTitle"]

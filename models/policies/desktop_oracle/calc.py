@@ -9,7 +9,7 @@ text, type a reference, Enter), which works wherever the sheet is scrolled to.
 from __future__ import annotations
 
 from gui_agent.actions import Click
-from models.policies.desktop_oracle.script import Item, WaitForTitle, keys, type_text
+from gui_agent.models.policies.desktop_oracle.script import Item, WaitForTitle, keys, type_text
 
 # Menus of the Calc window (menu bar at y=28) and the items used below.
 SHEET_MENU = Click(265, 28)

@@ -9,7 +9,7 @@ the compose window's fields. Sending is Ctrl+Enter (the environment turns off th
 from __future__ import annotations
 
 from gui_agent.actions import Click
-from models.policies.desktop_oracle.script import Item, WaitForTitle, keys, type_text
+from gui_agent.models.policies.desktop_oracle.script import Item, WaitForTitle, keys, type_text
 
 MAIN = r"Mozilla Thunderbird$"
 EXPAND_LOCAL_FOLDERS = Click(60, 132)

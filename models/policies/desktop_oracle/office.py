@@ -5,7 +5,7 @@ next object and Enter edits its text."""
 from __future__ import annotations
 
 from gui_agent.actions import Wait
-from models.policies.desktop_oracle.script import Item, keys, type_text
+from gui_agent.models.policies.desktop_oracle.script import Item, keys, type_text
 
 
 def center_title() -> list[Item]:

@@ -9,8 +9,8 @@ instruction says; the end-to-end tests run them on locally made inputs.
 from __future__ import annotations
 
 from gui_agent.actions import Click, Wait
-from models.policies.desktop_oracle.calc import VIEW_MENU, go_to
-from models.policies.desktop_oracle.script import Item, WaitForTitle, keys, type_text
+from gui_agent.models.policies.desktop_oracle.calc import VIEW_MENU, go_to
+from gui_agent.models.policies.desktop_oracle.script import Item, WaitForTitle, keys, type_text
 
 #: View > "Freeze Rows and Columns" (freezes above and left of the selected cell).
 VIEW_FREEZE_ROWS_AND_COLUMNS = Click(170, 326)

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from gui_agent.actions import Done, Wait
 from gui_agent.envs.base import Observation
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.errors import UnsupportedTaskError
-from models.policies.desktop_oracle.script import Item, WaitForTitle
+from gui_agent.models.errors import UnsupportedTaskError
+from gui_agent.models.policies.desktop_oracle.script import Item, WaitForTitle
 
 #: Seconds one ``wait`` lasts while a barrier waits for a window title.
 POLL_S = 0.25
@@ -26,7 +26,7 @@ class DesktopOraclePolicy:
 
     def __init__(self, scripts: Mapping[str, Callable[[], list[Item]]] | None = None) -> None:
         if scripts is None:
-            from models.policies.desktop_oracle.registry import SCRIPTS
+            from gui_agent.models.policies.desktop_oracle.registry import SCRIPTS
 
             scripts = SCRIPTS
         self.scripts = scripts

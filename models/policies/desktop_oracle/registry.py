@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from models.policies.desktop_oracle import calc, mail, office, osworld
-from models.policies.desktop_oracle.script import Item
+from gui_agent.models.policies.desktop_oracle import calc, mail, office, osworld
+from gui_agent.models.policies.desktop_oracle.script import Item
 
 SCRIPTS: Mapping[str, Callable[[], list[Item]]] = MappingProxyType({**calc.SCRIPTS, **mail.SCRIPTS, **office.SCRIPTS, **osworld.SCRIPTS})

@@ -10,10 +10,10 @@ Example:
     >>> output = policy.act(observation)  # observation from MiniWobEnv(observe_dom=True)
 """
 
-from models.errors import OracleError
-from models.policies.miniwob_oracle.page import PageView, Plan
-from models.policies.miniwob_oracle.policy import MiniWobOraclePolicy, UnsupportedTaskError, task_name
-from models.policies.miniwob_oracle.registry import SOLVERS, SUPPORTED_TASKS
+from gui_agent.models.errors import OracleError
+from gui_agent.models.policies.miniwob_oracle.page import PageView, Plan
+from gui_agent.models.policies.miniwob_oracle.policy import MiniWobOraclePolicy, UnsupportedTaskError, task_name
+from gui_agent.models.policies.miniwob_oracle.registry import SOLVERS, SUPPORTED_TASKS
 
 __all__ = [
     "MiniWobOraclePolicy",

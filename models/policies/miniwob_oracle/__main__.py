@@ -1,7 +1,7 @@
 """Measure the oracle: success rate per MiniWoB++ task file over a range of seeds.
 
-    python -m models.policies.miniwob_oracle                      # every file, seeds 0-49
-    python -m models.policies.miniwob_oracle click-tab drag-box --seeds 0-9
+    python -m gui_agent.models.policies.miniwob_oracle                      # every file, seeds 0-49
+    python -m gui_agent.models.policies.miniwob_oracle click-tab drag-box --seeds 0-9
 
 Each task file in ``datasets/tasks/miniwob`` is run through the runner exactly as
 ``gui-agent run`` runs it; success is the task's evaluator (raw reward 1.0).
@@ -19,13 +19,13 @@ from gui_agent.cli.arguments import seed_range
 from gui_agent.envs.factory import make_env
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.policies.miniwob_oracle.policy import MiniWobOraclePolicy
+from gui_agent.models.policies.miniwob_oracle.policy import MiniWobOraclePolicy
 
 TASK_DIR = Path(__file__).resolve().parents[3] / "datasets" / "tasks" / "miniwob"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.policies.miniwob_oracle", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m gui_agent.models.policies.miniwob_oracle", description=__doc__.split("\n")[0])
     parser.add_argument("tasks", nargs="*", help="task names (default: every file in datasets/tasks/miniwob)")
     parser.add_argument("--seeds", type=seed_range, default=list(range(50)),
                         help="seeds, e.g. 0-49 or 1,5,7, as 'gui-agent run --seeds' takes them (default: 0-49)")

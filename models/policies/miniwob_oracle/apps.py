@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 
 from gui_agent.actions import PIXELS_PER_WHEEL_CLICK, Action, Hotkey, Scroll, Type, Wait
-from models.errors import OracleError
-from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
-from models.policies.miniwob_oracle.text import fill
+from gui_agent.models.errors import OracleError
+from gui_agent.models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
+from gui_agent.models.policies.miniwob_oracle.text import fill
 
 
 def _shown(page: PageView, el: Element) -> bool:

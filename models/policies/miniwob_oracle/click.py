@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gui_agent.actions import Action, Wait
-from models.errors import OracleError
-from models.policies.miniwob_oracle.page import PageView, Plan, parse
+from gui_agent.models.errors import OracleError
+from gui_agent.models.policies.miniwob_oracle.page import PageView, Plan, parse
 
 
 def click_test(instruction: str, page: PageView) -> Plan:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gui_agent.actions import Scroll, Wait
-from models.errors import OracleError
-from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
+from gui_agent.models.errors import OracleError
+from gui_agent.models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
 
 #: Seconds to let an accordion finish sliding open before the next look.
 ACCORDION_SETTLE_S = 0.6

@@ -4,8 +4,8 @@ between two dots. The figure is SVG, so its shapes' boxes are in the DOM snapsho
 from __future__ import annotations
 
 from gui_agent.actions import Click
-from models.errors import OracleError
-from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
+from gui_agent.models.errors import OracleError
+from gui_agent.models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
 
 
 def _centre(el: Element) -> tuple[float, float]:

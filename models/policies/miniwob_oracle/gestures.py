@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from gui_agent.actions import Action, Click, Drag, Hotkey, Move, Wait
-from models.errors import OracleError
-from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
+from gui_agent.models.errors import OracleError
+from gui_agent.models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
 
 #: use-slider draws the minimum from these and the span (maximum - minimum) from the next.
 _SLIDER_MINIMA = (-100, 0, 10, 100)

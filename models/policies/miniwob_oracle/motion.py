@@ -6,10 +6,10 @@ import math
 import re
 
 from gui_agent.actions import Drag, Scroll, Wait
-from models.policies.miniwob_oracle.apps import WHEEL_SETTLE_S
-from models.errors import OracleError
-from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
-from models.policies.miniwob_oracle.text import enter_and_submit
+from gui_agent.models.policies.miniwob_oracle.apps import WHEEL_SETTLE_S
+from gui_agent.models.errors import OracleError
+from gui_agent.models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
+from gui_agent.models.policies.miniwob_oracle.text import enter_and_submit
 
 #: drag-box wins when the small box's offset inside the large one is strictly between 0
 #: and this many pixels on both axes (the sides differ by 50 - 20 px).

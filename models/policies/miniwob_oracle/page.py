@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gui_agent.actions import Action, Click
-from models.errors import OracleError
+from gui_agent.models.errors import OracleError
 
 Element = dict[str, Any]
 #: x, y, width, height in viewport pixels.

@@ -5,9 +5,9 @@ from __future__ import annotations
 from gui_agent.actions import Done, Scroll
 from gui_agent.envs.base import Observation
 from gui_agent.policy import PolicyOutput, TaskContext
-from models.errors import OracleError, UnsupportedTaskError
-from models.policies.miniwob_oracle.page import PageView, Plan
-from models.policies.miniwob_oracle.registry import SOLVERS, SUPPORTED_TASKS
+from gui_agent.models.errors import OracleError, UnsupportedTaskError
+from gui_agent.models.policies.miniwob_oracle.page import PageView, Plan
+from gui_agent.models.policies.miniwob_oracle.registry import SOLVERS, SUPPORTED_TASKS
 
 
 def task_name(task_id: str) -> str:

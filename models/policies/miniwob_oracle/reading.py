@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from gui_agent.actions import Action, Click
-from models.errors import OracleError
-from models.policies.miniwob_oracle.page import PageView, Plan, parse
-from models.policies.miniwob_oracle.text import enter_and_submit, fill
+from gui_agent.models.errors import OracleError
+from gui_agent.models.policies.miniwob_oracle.page import PageView, Plan, parse
+from gui_agent.models.policies.miniwob_oracle.text import enter_and_submit, fill
 
 
 def find_word(instruction: str, page: PageView) -> Plan:

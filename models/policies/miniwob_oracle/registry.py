@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from models.policies.miniwob_oracle import apps, click, containers, figures, forms, gestures, motion, reading, text
-from models.policies.miniwob_oracle.page import PageView, Plan
+from gui_agent.models.policies.miniwob_oracle import apps, click, containers, figures, forms, gestures, motion, reading, text
+from gui_agent.models.policies.miniwob_oracle.page import PageView, Plan
 
 #: A solver reads the instruction and the current page and plans the next action(s).
 Solver = Callable[[str, PageView], Plan]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gui_agent.actions import Action, Click, Hotkey, Type
-from models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
+from gui_agent.models.policies.miniwob_oracle.page import Element, PageView, Plan, parse
 
 
 def fill(page: PageView, field: Element, text: str) -> list[Action]:

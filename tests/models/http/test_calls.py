@@ -1,4 +1,4 @@
-"""The retry rules of :mod:`models.http.calls`, with the waits recorded instead of slept."""
+"""The retry rules of :mod:`gui_agent.models.http.calls`, with the waits recorded instead of slept."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from gui_agent.errors import PolicyRequestError, PolicyServiceError
-from models.http.calls import ContextTooLong, Failure, RetryPolicy, call_with_retries, redact, retry_after_s
+from gui_agent.models.http.calls import ContextTooLong, Failure, RetryPolicy, call_with_retries, redact, retry_after_s
 
 
 class Flaky:

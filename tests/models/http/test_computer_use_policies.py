@@ -19,7 +19,7 @@ from gui_agent.envs.base import Observation
 from gui_agent.errors import PolicyRequestError, PolicyServiceError
 from gui_agent.policy import TaskContext
 from gui_agent.registry import load_policy
-from models.http.pricing import PRICES
+from gui_agent.models.http.pricing import PRICES
 from tests.models.http.standin import (
     Reply,
     anthropic_error,

@@ -22,7 +22,7 @@ from gui_agent.policy import TaskContext
 from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.http.concurrency import EndpointSlots
+from gui_agent.models.http.concurrency import EndpointSlots
 from tests.models.http.standin import Reply, chat_completion, openai_error, stand_in
 from tests.paths import MINIWOB_TASKS, REPO
 

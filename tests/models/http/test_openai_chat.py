@@ -20,7 +20,7 @@ from gui_agent.envs.base import Observation
 from gui_agent.errors import ActionParseError, ModelError, PolicyRequestError, PolicyServiceError
 from gui_agent.policy import TaskContext
 from gui_agent.registry import load_policy
-from models.http.pricing import PRICES
+from gui_agent.models.http.pricing import PRICES
 from tests.models.http.standin import Reply, chat_completion, openai_error, stand_in
 
 KEY = "sk-test-not-a-real-key-0123456789"
@@ -105,8 +105,8 @@ def test_with_the_servers_own_bounds_previous_actions_are_listed_in_the_frame_th
 
 def test_a_policy_built_without_bounds_uses_its_models_own() -> None:
     from gui_agent.action_formats import FORMATS
-    from models.http.openai_chat import OpenAIChatPolicy
-    from models.http.settings import Endpoint
+    from gui_agent.models.http.openai_chat import OpenAIChatPolicy
+    from gui_agent.models.http.settings import Endpoint
 
     for name in ("uitars", "qwen2.5", "opencua"):
         policy = OpenAIChatPolicy("m", endpoint=Endpoint(base_url="http://127.0.0.1:9/v1"), action_format=name, client=object())

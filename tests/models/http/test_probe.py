@@ -16,7 +16,7 @@ from gui_agent.envs.base import Observation
 from gui_agent.errors import ModelError, PolicyServiceError
 from gui_agent.policy import TaskContext
 from gui_agent.registry import check_policy, load_policy
-from models.http.probe import probe_endpoint
+from gui_agent.models.http.probe import probe_endpoint
 from tests.models.http.standin import Reply, openai_error, stand_in
 from tests.paths import MINIWOB_TASKS, REPO
 

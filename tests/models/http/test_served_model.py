@@ -1,6 +1,6 @@
 """``--policy openai:...`` against a real ``transformers serve`` on loopback, on real Chromium.
 
-A tiny Idefics3 model (:mod:`models.vlm.tiny`) is taught one demonstration (click-button,
+A tiny Idefics3 model (:mod:`gui_agent.models.vlm.tiny`) is taught one demonstration (click-button,
 seed 0) and served by ``transformers serve``, the OpenAI-compatible server of the
 ``transformers[serving]`` extra. Served, it must act exactly as the demonstration did and
 solve the page, with the server's own token counts in the step record: the guarantee the
@@ -43,7 +43,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
-    from models.vlm.sft_train import TrainConfig, train_vlm
+    from gui_agent.models.vlm.sft_train import TrainConfig, train_vlm
 
     root = tmp_path_factory.mktemp("served")
     demo = run_oracle(root / "demo", [("click-button", 0)])[0]

@@ -25,7 +25,7 @@ def one_torch_thread() -> None:
 @pytest.fixture(scope="session")
 def demos(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Oracle episodes of click-tab (clicks) and enter-text (click, type, click), training seeds."""
-    from models.policies.miniwob_oracle import MiniWobOraclePolicy
+    from gui_agent.models.policies.miniwob_oracle import MiniWobOraclePolicy
 
     out = tmp_path_factory.mktemp("demos")
     for name in ("click-tab", "enter-text"):
@@ -42,6 +42,6 @@ def demos(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture()
 def tiny_net_config():  # type: ignore[no-untyped-def]
-    from models.pixel.network import NetConfig
+    from gui_agent.models.pixel.network import NetConfig
 
     return NetConfig(stem_channels=8, channels=16, text_dim=16, match_heads=2)

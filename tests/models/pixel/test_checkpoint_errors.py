@@ -9,8 +9,8 @@ import torch
 
 from gui_agent.cli import main
 from gui_agent.errors import PolicyCheckpointError
-from models.pixel.checkpoint import load_checkpoint, save_checkpoint
-from models.pixel.network import NetConfig, PixelPolicyNet
+from gui_agent.models.pixel.checkpoint import load_checkpoint, save_checkpoint
+from gui_agent.models.pixel.network import NetConfig, PixelPolicyNet
 from tests.paths import REPO
 
 TASK = REPO / "datasets" / "tasks" / "miniwob" / "click-tab.yaml"

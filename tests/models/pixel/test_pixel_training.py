@@ -8,10 +8,10 @@ import pytest
 import torch
 
 from gui_agent.errors import PolicyDataError
-from models.pixel.checkpoint import load_checkpoint, save_checkpoint
-from models.pixel.dataset import collate, load_demonstrations
-from models.pixel.network import PixelPolicyNet
-from models.pixel.train import TrainConfig, evaluate, train
+from gui_agent.models.pixel.checkpoint import load_checkpoint, save_checkpoint
+from gui_agent.models.pixel.dataset import collate, load_demonstrations
+from gui_agent.models.pixel.network import PixelPolicyNet
+from gui_agent.models.pixel.train import TrainConfig, evaluate, train
 
 FAST = {"batch_size": 8, "lr": 3e-3, "val_fraction": 0.0, "warmup_steps": 2, "shift": 2}
 
@@ -73,7 +73,7 @@ def test_training_without_episodes_says_so(tmp_path: Path) -> None:
 
 
 def test_a_station_dataset_gives_only_the_accepted_demonstrations(tmp_path: Path) -> None:
-    from models.pixel.dataset import find_episodes
+    from gui_agent.models.pixel.dataset import find_episodes
     from tests.export.test_station_datasets import station_dataset
 
     dataset = station_dataset(tmp_path / "annotations", {"ep-ok": "accepted", "ep-no": "rejected", "ep-new": None})

@@ -13,15 +13,15 @@ from gui_agent.episode.reader import read_episode
 from gui_agent.registry import load_policy
 from gui_agent.runner import run_episode
 from gui_agent.task import load_task
-from models.pixel.policy import DEFAULT_CHECKPOINT, PixelPolicy
-from models.policies.random_policy import RandomPolicy
+from gui_agent.models.pixel.policy import DEFAULT_CHECKPOINT, PixelPolicy
+from gui_agent.models.policies.random_policy import RandomPolicy
 from tests.paths import REPO
 
 TASKS_DIR = REPO / "datasets" / "tasks" / "miniwob"
 
 
 def test_the_policy_emits_valid_actions_through_the_runner(demos: Path, tiny_net_config, tmp_path: Path) -> None:
-    from models.pixel.train import TrainConfig, train
+    from gui_agent.models.pixel.train import TrainConfig, train
 
     checkpoint = tmp_path / "tiny.pt"
     train([demos], checkpoint, config=TrainConfig(epochs=2, batch_size=8, val_fraction=0.0), net_config=tiny_net_config, progress=False, log=lambda _: None)

@@ -8,9 +8,9 @@ import numpy as np
 
 from gui_agent.envs.base import Observation
 from gui_agent.policy import SamplingPolicy, TaskContext
-from models.pixel.checkpoint import save_checkpoint
-from models.pixel.network import PixelPolicyNet
-from models.pixel.policy import PixelPolicy
+from gui_agent.models.pixel.checkpoint import save_checkpoint
+from gui_agent.models.pixel.network import PixelPolicyNet
+from gui_agent.models.pixel.policy import PixelPolicy
 
 
 def test_sample_gives_distinct_candidates_and_accept_records_one(tmp_path: Path, tiny_net_config) -> None:

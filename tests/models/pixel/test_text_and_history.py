@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gui_agent.actions import Click, Hotkey, Scroll, Type
-from models.pixel.history import KINDS, PREVIOUS_OTHER, History, action_kind
-from models.pixel.text import MAX_CHARS, encode_tokens, find_span, span_text, tokenize
+from gui_agent.models.pixel.history import KINDS, PREVIOUS_OTHER, History, action_kind
+from gui_agent.models.pixel.text import MAX_CHARS, encode_tokens, find_span, span_text, tokenize
 
 
 def test_typed_text_is_found_as_a_token_span_and_cut_back_exactly() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from models.reward.network import NetConfig
+from gui_agent.models.reward.network import NetConfig
 from tests.models.reward.reward_helpers import TASKS_DIR, episode_with_change
 
 #: Tasks of the small set (training tests hold out seeds of them).
@@ -19,7 +19,7 @@ SMALL = NetConfig(width=8, text_dims=16, hidden=32)
 @pytest.fixture(scope="session")
 def reward_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Stand-in reward data: oracle and random episodes of three tasks, seeds 0-3 (about 10 s)."""
-    from models.reward.standin_data import build_standin_data
+    from gui_agent.models.reward.standin_data import build_standin_data
 
     torch.set_num_threads(1)
     out = tmp_path_factory.mktemp("reward-data")
@@ -29,8 +29,8 @@ def reward_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def trained_checkpoint(reward_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small reward model trained for a few epochs on all three tasks."""
-    from models.reward.data import load_reward_data
-    from models.reward.training import TrainOptions, train_reward_model
+    from gui_agent.models.reward.data import load_reward_data
+    from gui_agent.models.reward.training import TrainOptions, train_reward_model
 
     out = tmp_path_factory.mktemp("reward-ckpt")
     train_reward_model(load_reward_data([reward_data]), TrainOptions(out=out, epochs=6, config=SMALL, threads=1))
@@ -40,10 +40,10 @@ def trained_checkpoint(reward_data: Path, tmp_path_factory: pytest.TempPathFacto
 @pytest.fixture(scope="session")
 def yes_model(reward_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny Qwen2-VL, trained for a few steps to answer YES to the judge's outcome question."""
-    from models.reward.judge import VlmJudge, episode_trajectory
-    from models.vlm.generation import prompt_text, to_pil
-    from models.vlm.loading import load_vlm
-    from models.vlm.tiny import save_tiny_model
+    from gui_agent.models.reward.judge import VlmJudge, episode_trajectory
+    from gui_agent.models.vlm.generation import prompt_text, to_pil
+    from gui_agent.models.vlm.loading import load_vlm
+    from gui_agent.models.vlm.tiny import save_tiny_model
 
     torch.manual_seed(0)
     folder = save_tiny_model("qwen2_vl", tmp_path_factory.mktemp("tiny-judge"), texts=["YES NO Did the agent complete the task?"])

@@ -15,7 +15,7 @@ TASKS_DIR = REPO / "datasets" / "tasks" / "miniwob"
 
 def episode_with_change(reward_data: Path, *, changed: bool) -> Path:
     """An episode of the data whose screen changed (or not) between its first and last frame."""
-    from models.reward.judge import episode_trajectory
+    from gui_agent.models.reward.judge import episode_trajectory
 
     for line in (reward_data / "outcomes.jsonl").read_text().splitlines():
         record = json.loads(line)

@@ -14,9 +14,9 @@ import yaml
 from gui_agent.envs.base import Observation
 from gui_agent.episode import read_episode, read_meta
 from gui_agent.policy import TaskContext
-from models.policies.random_policy import RandomPolicy
-from models.reward.best_of import BestOfNPolicy
-from models.reward.model import RewardModel
+from gui_agent.models.policies.random_policy import RandomPolicy
+from gui_agent.models.reward.best_of import BestOfNPolicy
+from gui_agent.models.reward.model import RewardModel
 from tests.models.reward.reward_helpers import TASKS_DIR
 
 
@@ -50,7 +50,7 @@ def test_best_of_picks_the_candidate_the_reward_model_scores_highest(reward_data
 def test_best_of_tells_a_sampling_policy_which_candidate_was_taken(reward_data: Path, trained_checkpoint: Path) -> None:
     # The pixel policy remembers its steps (step count, clicks, typed tokens): under best-of it
     # must remember the action actually taken, not none of the samples.
-    from models.pixel.policy import PixelPolicy
+    from gui_agent.models.pixel.policy import PixelPolicy
 
     model = RewardModel.load(trained_checkpoint)
     screen, instruction = _first_frame(reward_data)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gui_agent.errors import FileFormatError, RewardDataError
-from models.reward.data import load_reward_data
+from gui_agent.models.reward.data import load_reward_data
 
 
 def test_loads_steps_and_outcomes_with_tasks_and_labels(reward_data: Path) -> None:

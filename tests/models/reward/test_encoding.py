@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from gui_agent.actions import Click, Hotkey, Type
-from models.reward.encoding import (
+from gui_agent.models.reward.encoding import (
     ACTION_DIMS,
     action_text,
     action_vector,
     typed_text_near_miss,
     typed_text_overlap,
 )
-from models.reward.transitions import encode_transition
+from gui_agent.models.reward.transitions import encode_transition
 
 INSTRUCTION = 'Enter the password "yA" into both text fields and press submit.'
 

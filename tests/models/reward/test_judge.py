@@ -9,7 +9,7 @@ import pytest
 
 from gui_agent.actions import Click
 from gui_agent.errors import ModelError
-from models.reward.judge import (
+from gui_agent.models.reward.judge import (
     VlmJudge,
     check_judge,
     count_votes,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from models.reward.metrics import binary_scores, roc_auc
+from gui_agent.models.reward.metrics import binary_scores, roc_auc
 
 
 def test_binary_scores_table() -> None:

@@ -11,10 +11,10 @@ import pytest
 import torch
 
 from gui_agent.errors import RewardCheckpointError, RewardDataError
-from models.reward.data import RewardData, load_reward_data
-from models.reward.model import RewardModel
-from models.reward.network import NetConfig
-from models.reward.training import (
+from gui_agent.models.reward.data import RewardData, load_reward_data
+from gui_agent.models.reward.model import RewardModel
+from gui_agent.models.reward.network import NetConfig
+from gui_agent.models.reward.training import (
     TrainOptions,
     predict_outcomes,
     predict_steps,
@@ -153,9 +153,9 @@ def test_hiding_the_last_effect_looks_like_a_last_action_that_changed_nothing() 
     import numpy as np
 
     from gui_agent.actions import Click
-    from models.reward.network import collate_trajectories
-    from models.reward.training import _hide_last_effect
-    from models.reward.transitions import encode_trajectory
+    from gui_agent.models.reward.network import collate_trajectories
+    from gui_agent.models.reward.training import _hide_last_effect
+    from gui_agent.models.reward.transitions import encode_trajectory
 
     def screen(*boxes: tuple[int, int]) -> np.ndarray:
         image = np.full((120, 160, 3), 255, dtype=np.uint8)

@@ -9,7 +9,7 @@ import numpy as np
 
 from gui_agent.actions import Click, Type
 from gui_agent.episode import read_episode
-from models.reward.model import RewardModel
+from gui_agent.models.reward.model import RewardModel
 
 
 def _episode(reward_data: Path, policy: str) -> Path:

@@ -1,7 +1,7 @@
 """Shared fixtures of the VLM tests: offline hub, one torch thread, oracle demonstrations.
 
 Nothing downloads: ``HF_HUB_OFFLINE=1`` for the whole session, and every model is a tiny
-one built from a config (:mod:`models.vlm.tiny`) and saved to a temporary folder, so it is
+one built from a config (:mod:`gui_agent.models.vlm.tiny`) and saved to a temporary folder, so it is
 loaded back through the real ``from_pretrained`` path.
 """
 
@@ -51,8 +51,8 @@ def enter_text_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """An untrained tiny model of every family, saved with save_pretrained."""
-    from models.vlm.families import FAMILIES
-    from models.vlm.tiny import save_tiny_model
+    from gui_agent.models.vlm.families import FAMILIES
+    from gui_agent.models.vlm.tiny import save_tiny_model
 
     root = tmp_path_factory.mktemp("tiny-models")
     return {family: save_tiny_model(family, root / family) for family in FAMILIES}

@@ -78,7 +78,7 @@ def test_unsupported_model_type_lists_the_supported_ones(tiny_model_dirs: dict[s
 def test_family_override_serves_an_unknown_model_type(tiny_model_dirs: dict[str, Path], tmp_path: Path) -> None:
     """A config whose model_type no family lists is served when the spec names the family."""
     config = json.loads((tiny_model_dirs["qwen2_vl"] / "config.json").read_text())
-    from models.vlm.loading import choose_family
+    from gui_agent.models.vlm.loading import choose_family
 
     assert choose_family({**config, "model_type": "my_gui_model"}, source="x", override="qwen2_vl").name == "qwen2_vl"
     with pytest.raises(ModelError, match="unknown family 'qwen3'"):
@@ -100,7 +100,7 @@ def test_quantised_checkpoint_needs_a_gpu(tiny_model_dirs: dict[str, Path], tmp_
 def test_dtype_defaults_bf16_on_gpu_fp32_on_cpu(monkeypatch: pytest.MonkeyPatch, tiny_model_dirs: dict[str, Path]) -> None:
     import torch
 
-    from models.vlm.loading import choose_dtype
+    from gui_agent.models.vlm.loading import choose_dtype
 
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: True)
     assert choose_dtype(None, "cuda") == "bfloat16"
@@ -172,10 +172,10 @@ def test_uitars_rows_need_the_frame_the_processor_makes(click_button_demo: Path)
     """UI-TARS-1.5 rows give pixels of smart_resize with UI-TARS' bounds; a processor that
     resizes otherwise would learn coordinates it later misreads."""
     from gui_agent.export.sft import SftOptions
-    from models.vlm.families import FAMILIES
-    from models.vlm.loading import LoadedVlm
-    from models.vlm.sft_data import check_frames, load_rows
-    from models.vlm.tiny import build_tiny
+    from gui_agent.models.vlm.families import FAMILIES
+    from gui_agent.models.vlm.loading import LoadedVlm
+    from gui_agent.models.vlm.sft_data import check_frames, load_rows
+    from gui_agent.models.vlm.tiny import build_tiny
 
     model, processor = build_tiny("qwen2_5_vl")
     processor.image_processor.size.shortest_edge = 56 * 56  # Qwen's own default, not UI-TARS'

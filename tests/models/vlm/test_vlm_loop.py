@@ -38,8 +38,8 @@ def test_untrained_model_is_an_agent_error_with_the_raw_reply(tiny_model_dirs: d
 @pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES)
 def test_taught_tiny_model_acts_like_the_demonstration(family: str, click_button_demo: Path, tmp_path: Path) -> None:
-    from models.vlm.settings import read_settings
-    from models.vlm.sft_train import TrainConfig, train_vlm
+    from gui_agent.models.vlm.settings import read_settings
+    from gui_agent.models.vlm.sft_train import TrainConfig, train_vlm
 
     out = tmp_path / "model"
     report = train_vlm(TrainConfig(inputs=(str(click_button_demo),), out=str(out), model=f"tiny:{family}",

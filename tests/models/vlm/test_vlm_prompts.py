@@ -24,8 +24,8 @@ from gui_agent.errors import ActionParseError
 from gui_agent.export.sft import SftOptions
 from gui_agent.policy import PolicyOutput, SamplingPolicy, TaskContext
 from gui_agent.registry import load_policy
-from models.vlm.settings import ServeSettings, parse_spec, read_settings, write_settings
-from models.vlm.sft_data import encode_row, load_rows
+from gui_agent.models.vlm.settings import ServeSettings, parse_spec, read_settings, write_settings
+from gui_agent.models.vlm.sft_data import encode_row, load_rows
 
 
 def _frames(episode_dir: Path) -> list[np.ndarray]:
@@ -60,7 +60,7 @@ def test_policy_prompts_equal_the_training_rows(family: str, images: int, histor
         for ours, theirs in zip(prompt_images, row["images"], strict=True):
             assert np.array_equal(_png_pixels(ours), _png_pixels(theirs))
         # The tokens the trainer feeds as prompt are the tokens generation is given.
-        from models.vlm.generation import prepare_inputs
+        from gui_agent.models.vlm.generation import prepare_inputs
 
         encoded = encode_row(policy.vlm, row)
         asked = prepare_inputs(policy.vlm, messages, prompt_images)
@@ -103,7 +103,7 @@ def test_usage_and_sampling_leave_history_alone(tiny_model_dirs: dict[str, Path]
     policy.reset(TaskContext(task_id="t", instruction="Click on the okay button."))
     observation = Observation(screenshot=_frames(episode_dir)[0])
     before = policy.prompt(observation)[0]
-    from models.vlm.generation import generate
+    from gui_agent.models.vlm.generation import generate
 
     answer = generate(policy.vlm, *policy.prompt(observation), max_new_tokens=6, num_samples=3, temperature=1.0)
     assert len(answer.texts) == 3
@@ -133,8 +133,8 @@ def test_spec_options_and_settings_file(tmp_path: Path) -> None:
 
 
 def test_chat_templates_of_each_family(tiny_model_dirs: dict[str, Path]) -> None:
-    from models.vlm.generation import prompt_text
-    from models.vlm.loading import load_vlm
+    from gui_agent.models.vlm.generation import prompt_text
+    from gui_agent.models.vlm.loading import load_vlm
 
     messages = [{"role": "system", "content": [{"type": "text", "text": "S"}]},
                 {"role": "user", "content": [{"type": "text", "text": "U"}, {"type": "image", "text": None}]}]
@@ -188,7 +188,7 @@ def test_a_step_marked_as_a_mistake_is_no_training_target(tmp_path: Path) -> Non
     dataset = station_dataset(tmp_path / "annotations", {"ep-1": "accepted"})
     episode_dir = dataset / "ep-1"
     apply_edit(episode_dir, {"op": "mistake", "step": 0}, by="reviewer")
-    from recorder.edit import relabel
+    from gui_agent.recorder.edit import relabel
 
     relabel(episode_dir, labels={"review": {"decision": "accepted", "by": "reviewer"}})  # accepted again after the edit
     built = load_rows([dataset], SftOptions(history=2))
@@ -204,6 +204,6 @@ def test_a_step_marked_as_a_mistake_is_no_training_target(tmp_path: Path) -> Non
 
 def test_each_family_is_prompted_in_a_registered_format_a_policy_can_read() -> None:
     from gui_agent.action_formats import format_names
-    from models.vlm.families import FAMILIES
+    from gui_agent.models.vlm.families import FAMILIES
 
     assert {family.action_format for family in FAMILIES.values()} == set(format_names(sft=True, parses=True))
