@@ -44,7 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from gui_agent.checks.osworld import convert_metric
-from gui_agent.checks.osworld.config import ConfigError, Unsupported, home_path
+from gui_agent.checks.osworld.config import home_path
+from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 from gui_agent.checks.osworld.metric import Metric
 from gui_agent.task.osworld_steps import CACHE_DIR, command_words, convert_step, params_of
 from gui_agent.task.spec import Task
@@ -141,7 +142,7 @@ class _Converter:
     def downloaded(self, vm_path: str) -> str | None:
         try:
             return self.downloads.get(home_path(vm_path))
-        except Unsupported:
+        except OsworldUnsupported:
             return None
 
     def cache_file(self, name: str) -> str | None:
@@ -206,7 +207,7 @@ class _Converter:
                     if isinstance(f, dict) and isinstance(f.get("url"), str) and isinstance(f.get("path"), str):
                         try:
                             self.downloads[home_path(f["path"])] = self.declare(f["url"], f["path"])
-                        except Unsupported:
+                        except OsworldUnsupported:
                             pass
             if step.get("type") in ("execute", "command") and isinstance(params.get("stdout"), str):
                 self.producers[params["stdout"]] = (index, command_words(params.get("command")) or [])
@@ -215,12 +216,12 @@ class _Converter:
         if entries is None:
             return []
         if not isinstance(entries, list):
-            raise ConfigError(where, f"expected a list of steps, got {type(entries).__name__}")
+            raise OsworldConfigError(where, f"expected a list of steps, got {type(entries).__name__}")
         out: list[dict[str, Any]] = []
         for index, entry in enumerate(entries):
             at = f"{where}[{index}]"
             if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
-                raise ConfigError(at, "expected a step mapping with a 'type'")
+                raise OsworldConfigError(at, "expected a step mapping with a 'type'")
             if post and index in self.dropped:
                 self.notes.append(f"{at} ({entry['type']}) left out: {self.dropped[index]}")
                 continue
@@ -228,24 +229,24 @@ class _Converter:
             if params is None:
                 params = {}
             if not isinstance(params, dict):
-                raise ConfigError(f"{at}.parameters", f"expected a mapping, got {type(params).__name__}")
+                raise OsworldConfigError(f"{at}.parameters", f"expected a mapping, got {type(params).__name__}")
             try:
                 out.extend(convert_step(entry["type"], params, at, self))
-            except Unsupported as exc:
+            except OsworldUnsupported as exc:
                 self.unsupported.append(f"{at} ({entry['type']}): {exc}")
         return out
 
     # ------------------------------------------------------------------ evaluator
     def evaluator(self, spec: Any) -> dict[str, Any] | None:
         if not isinstance(spec, dict):
-            raise ConfigError("evaluator", f"expected a mapping, got {type(spec).__name__}")
+            raise OsworldConfigError("evaluator", f"expected a mapping, got {type(spec).__name__}")
         funcs = spec.get("func")
         if funcs is None:
-            raise ConfigError("evaluator.func", "missing: every OSWorld task names its evaluator function")
+            raise OsworldConfigError("evaluator.func", "missing: every OSWorld task names its evaluator function")
         many = isinstance(funcs, list)
         names = funcs if many else [funcs]
         if not names or not all(isinstance(f, str) for f in names):
-            raise ConfigError("evaluator.func", "expected a function name or a list of them")
+            raise OsworldConfigError("evaluator.func", "expected a function name or a list of them")
 
         def nth(key: str, i: int) -> Any:
             value = spec.get(key)
@@ -254,7 +255,7 @@ class _Converter:
             if value is None:
                 return None
             if not isinstance(value, list) or len(value) != len(names):
-                raise ConfigError(f"evaluator.{key}", f"expected a list with one entry per function ({len(names)})")
+                raise OsworldConfigError(f"evaluator.{key}", f"expected a list with one entry per function ({len(names)})")
             return value[i]
 
         checks: list[dict[str, Any]] = []
@@ -263,7 +264,7 @@ class _Converter:
             metric = Metric(func, nth("result", i), nth("expected", i), nth("options", i), where, self)
             try:
                 checks.extend(convert_metric(metric))
-            except Unsupported as exc:
+            except OsworldUnsupported as exc:
                 self.unsupported.append(f"{where} ({func}): {exc}")
                 return None
         if len(checks) == 1:
@@ -274,7 +275,7 @@ class _Converter:
 def home_path_or_none(value: str) -> str | None:
     try:
         return home_path(value)
-    except Unsupported:
+    except OsworldUnsupported:
         return None
 
 
@@ -284,7 +285,7 @@ def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Co
     ``config_path`` (the file it came from) tells a Windows variant from its Linux twin.
 
     Raises:
-        ConfigError: the config is not a readable OSWorld task; the message names the key.
+        OsworldConfigError: the config is not a readable OSWorld task; the message names the key.
     """
     evaluator_spec = _checked(config)
     conv = _Converter(config)
@@ -302,20 +303,20 @@ def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Co
 
 
 def _checked(config: Any) -> dict[str, Any]:
-    """The config's evaluator, once the config is an OSWorld task's shape (else ConfigError)."""
+    """The config's evaluator, once the config is an OSWorld task's shape (else OsworldConfigError)."""
     if not isinstance(config, dict):
-        raise ConfigError("(top level)", f"not an OSWorld task config: expected a JSON object, got {type(config).__name__}")
+        raise OsworldConfigError("(top level)", f"not an OSWorld task config: expected a JSON object, got {type(config).__name__}")
     for key in ("id", "instruction"):
         if not isinstance(config.get(key), str) or not config[key].strip():
-            raise ConfigError(key, "not an OSWorld task config: it needs 'id' and 'instruction' (text)")
+            raise OsworldConfigError(key, "not an OSWorld task config: it needs 'id' and 'instruction' (text)")
     related = config.get("related_apps")
     if related is not None and not (isinstance(related, list) and all(isinstance(a, str) for a in related)):
-        raise ConfigError("related_apps", "expected a list of app names")
+        raise OsworldConfigError("related_apps", "expected a list of app names")
     evaluator_spec = config.get("evaluator")
     if evaluator_spec is None:
-        raise ConfigError("evaluator", "missing: every OSWorld task has an evaluator")
+        raise OsworldConfigError("evaluator", "missing: every OSWorld task has an evaluator")
     if not isinstance(evaluator_spec, dict):
-        raise ConfigError("evaluator", f"expected a mapping, got {type(evaluator_spec).__name__}")
+        raise OsworldConfigError("evaluator", f"expected a mapping, got {type(evaluator_spec).__name__}")
     return evaluator_spec
 
 
@@ -353,14 +354,14 @@ def _description(config: dict[str, Any], windows: bool, inputs: list[DeclaredInp
 
 
 def _validated(data: dict[str, Any]) -> Task:
-    """The task, or ConfigError naming the key our schema refuses (a conversion gone wrong)."""
+    """The task, or OsworldConfigError naming the key our schema refuses (a conversion gone wrong)."""
     try:
         return Task.model_validate(data)
     except ValueError as exc:  # pydantic's ValidationError: a value our schema refuses
         errors = getattr(exc, "errors", None)
         first = errors()[0] if callable(errors) else {"loc": (), "msg": str(exc)}
         key = ".".join(str(p) for p in first.get("loc", ()))
-        raise ConfigError(f"(converted task) {key}", f"{first.get('msg')}") from None
+        raise OsworldConfigError(f"(converted task) {key}", f"{first.get('msg')}") from None
 
 
 def _task_paths(value: Any) -> list[str]:

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Protocol
 
-from gui_agent.checks.osworld.config import OSWORLD_HOME, ConfigError, Unsupported, home_path
+from gui_agent.checks.osworld.config import OSWORLD_HOME, home_path
+from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 
 #: A step as a task file writes it (``{"open_file": {...}}``).
 Step = dict[str, Any]
@@ -58,23 +59,23 @@ def convert_step(kind: str, params: dict[str, Any], where: str, context: StepCon
     """Our steps for one OSWorld step of type ``kind`` with its ``parameters``.
 
     Raises:
-        Unsupported: the step has no equivalent.
-        ConfigError: the step's shape is wrong (the message names the key).
+        OsworldUnsupported: the step has no equivalent.
+        OsworldConfigError: the step's shape is wrong (the message names the key).
     """
     convert = STEPS.get(kind)
     if convert is None:
-        raise Unsupported("no equivalent step type")
+        raise OsworldUnsupported("no equivalent step type")
     return convert(params, where, context)
 
 
 def _download(params: dict[str, Any], where: str, context: StepContext) -> list[Step]:
     files = params.get("files")
     if not isinstance(files, list) or not files:
-        raise ConfigError(f"{where}.parameters.files", "expected a list of {url, path}")
+        raise OsworldConfigError(f"{where}.parameters.files", "expected a list of {url, path}")
     out = []
     for i, f in enumerate(files):
         if not isinstance(f, dict) or not isinstance(f.get("url"), str) or not isinstance(f.get("path"), str):
-            raise ConfigError(f"{where}.parameters.files[{i}]", "expected {url: ..., path: ...}")
+            raise OsworldConfigError(f"{where}.parameters.files[{i}]", "expected {url: ..., path: ...}")
         path = home_path(f["path"])
         local = context.declare(f["url"], f["path"])
         context.downloads[path] = local
@@ -84,11 +85,11 @@ def _download(params: dict[str, Any], where: str, context: StepContext) -> list[
 
 def _open(params: dict[str, Any], where: str, context: StepContext) -> list[Step]:
     if not isinstance(params.get("path"), str):
-        raise ConfigError(f"{where}.parameters.path", "expected the path of the file to open")
+        raise OsworldConfigError(f"{where}.parameters.path", "expected the path of the file to open")
     path = home_path(params["path"])
     app = _OPENERS.get(posixpath.splitext(path)[1].lower())
     if app is None:
-        raise Unsupported(f"opening {path!r}: no app here opens that kind of file (spreadsheets, documents, presentations)")
+        raise OsworldUnsupported(f"opening {path!r}: no app here opens that kind of file (spreadsheets, documents, presentations)")
     return [{"open_file": {"path": path, "app": context.use_app(app)}}]
 
 
@@ -102,10 +103,10 @@ def _launch(params: dict[str, Any], where: str, context: StepContext) -> list[St
 
 def _execute(params: dict[str, Any], where: str, context: StepContext) -> list[Step]:
     if params.get("shell"):
-        raise Unsupported("a shell command line (shell: true); run_command takes an argument list")
+        raise OsworldUnsupported("a shell command line (shell: true); run_command takes an argument list")
     command = _command(params, where)
     if posixpath.basename(command[0]) in _MACHINE_COMMANDS:
-        raise Unsupported(f"{command[0]!r} changes the machine (its clock, services), not the task's desktop")
+        raise OsworldUnsupported(f"{command[0]!r} changes the machine (its clock, services), not the task's desktop")
     gui = pyautogui_steps(command)
     if gui is not None:
         return gui
@@ -119,7 +120,7 @@ def _execute(params: dict[str, Any], where: str, context: StepContext) -> list[S
 def _sleep(params: dict[str, Any], where: str, context: StepContext) -> list[Step]:
     seconds = params.get("seconds", 1)
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
-        raise ConfigError(f"{where}.parameters.seconds", f"expected a positive number, got {seconds!r}")
+        raise OsworldConfigError(f"{where}.parameters.seconds", f"expected a positive number, got {seconds!r}")
     return [{"sleep": {"seconds": float(seconds)}}]
 
 
@@ -127,7 +128,7 @@ def _window(kind: str, params: dict[str, Any], where: str, context: StepContext)
     """``activate_window`` / ``close_window``: by title, or by ``WM_CLASS`` with ``by_class``."""
     name = params.get("window_name")
     if not isinstance(name, str) or not name:
-        raise ConfigError(f"{where}.parameters.window_name", "expected the window's name")
+        raise OsworldConfigError(f"{where}.parameters.window_name", "expected the window's name")
     if params.get("by_class"):
         wm_class = name.rsplit(".", 1)[-1]  # OSWorld's "instance.class", e.g. Mail.thunderbird
         return [{kind: {"wm_class": f"^{re.escape(wm_class)}$"}}]
@@ -171,7 +172,7 @@ def pyautogui_steps(command: list[str]) -> list[Step] | None:
     try:
         actions = parse_pyautogui(code)
     except ActionParseError as exc:
-        raise Unsupported(f"pyautogui code this project cannot run ({exc.reason})") from None
+        raise OsworldUnsupported(f"pyautogui code this project cannot run ({exc.reason})") from None
     if actions and all(isinstance(a, (Hotkey, Wait)) for a in actions):
         return [{"hotkey": {"keys": list(a.keys)}} if isinstance(a, Hotkey) else {"sleep": {"seconds": float(a.seconds)}}
                 for a in actions if not (isinstance(a, Wait) and a.seconds <= 0)]
@@ -199,9 +200,9 @@ def command_words(command: Any) -> list[str] | None:
 def _command(params: dict[str, Any], where: str) -> list[str]:
     words = command_words(params.get("command"))
     if words is None:
-        raise ConfigError(f"{where}.parameters.command", "expected a command (a list of arguments or a shell-quoted string)")
+        raise OsworldConfigError(f"{where}.parameters.command", "expected a command (a list of arguments or a shell-quoted string)")
     if not words:
-        raise ConfigError(f"{where}.parameters.command", "the command is empty")
+        raise OsworldConfigError(f"{where}.parameters.command", "the command is empty")
     return words
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 
 from gui_agent.checks.osworld import document, files, mail, presentation, spreadsheet
-from gui_agent.checks.osworld.config import Unsupported
+from gui_agent.errors import OsworldUnsupported
 from gui_agent.checks.osworld.metric import Check, Metric
 
 
@@ -47,12 +47,12 @@ def convert_metric(metric: Metric) -> list[Check]:
     """The checks for one OSWorld metric.
 
     Raises:
-        Unsupported: it (or one of its options) has no equivalent.
-        ConfigError: the config's shape is wrong (the message names the key).
+        OsworldUnsupported: it (or one of its options) has no equivalent.
+        OsworldConfigError: the config's shape is wrong (the message names the key).
     """
     convert = METRICS.get(metric.func)
     if convert is None:
-        raise Unsupported(NO_EQUIVALENT.get(metric.func, "no equivalent check"))
+        raise OsworldUnsupported(NO_EQUIVALENT.get(metric.func, "no equivalent check"))
     return convert(metric)
 
 

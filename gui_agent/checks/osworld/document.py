@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gui_agent.checks.osworld.config import ConfigError, Unsupported
+from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 from gui_agent.checks.osworld.metric import Check, Metric
 
 
@@ -18,12 +18,12 @@ def compare_docx_files(metric: Metric) -> list[Check]:
     known = {"ignore_blanks", "ignore_case", "ignore_order", "delete_empty_lines", "fuzzy_match", "fuzzy_match_threshold"}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise Unsupported(f"compare_docx_files options {unknown} have no equivalent (content_only scores a similarity)")
+        raise OsworldUnsupported(f"compare_docx_files options {unknown} have no equivalent (content_only scores a similarity)")
     extra = {k: bool(options[k]) for k in ("ignore_blanks", "ignore_case", "ignore_order", "delete_empty_lines") if k in options}
     if options.get("fuzzy_match"):
         threshold = options.get("fuzzy_match_threshold")
         if not isinstance(threshold, (int, float)) or not options.get("ignore_blanks", True):
-            raise Unsupported("a fuzzy comparison without a threshold scores a similarity, not a pass or fail")
+            raise OsworldUnsupported("a fuzzy comparison without a threshold scores a similarity, not a pass or fail")
         extra["min_similarity"] = float(threshold)
     return [_text_equal(metric, **extra)]
 
@@ -44,7 +44,7 @@ def compare_insert_equation(metric: Metric) -> list[Check]:
 def compare_font_names(metric: Metric) -> list[Check]:
     font = metric.rules().get("font_name")
     if not isinstance(font, str) or not font:
-        raise ConfigError(f"{metric.where}.expected.rules.font_name", "expected a font name")
+        raise OsworldConfigError(f"{metric.where}.expected.rules.font_name", "expected a font name")
     return [{"run_format": {"path": metric.result_path(".docx", ".odt"), "mode": "every", "font_name": font}}]
 
 

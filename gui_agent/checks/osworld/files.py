@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gui_agent.checks.osworld.config import ConfigError, home_path
+from gui_agent.checks.osworld.config import home_path
+from gui_agent.errors import OsworldConfigError
 from gui_agent.checks.osworld.metric import Check, Metric, expect_unexpect, records, value_rule
 
 
@@ -24,14 +25,14 @@ def check_pdf_pages(metric: Metric) -> list[Check]:
     rules = metric.rules()
     relation = rules.get("relation", "eq")
     if relation not in _RELATIONS or not isinstance(rules.get("ref_value"), int):
-        raise ConfigError(f"{metric.where}.expected.rules", "expected relation (eq, lt, ...) and ref_value (a number)")
+        raise OsworldConfigError(f"{metric.where}.expected.rules", "expected relation (eq, lt, ...) and ref_value (a number)")
     return [{"pdf_pages": {"path": metric.result_path(".pdf"), "pages": {"method": _RELATIONS[relation], "ref": rules["ref_value"]}}}]
 
 
 def check_list(metric: Metric) -> list[Check]:
     def patterns(value: Any, where: str) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
-            raise ConfigError(where, "expected a list of regexes")
+            raise OsworldConfigError(where, "expected a list of regexes")
         return value
     rules = expect_unexpect(metric.rules(), f"{metric.where}.expected.rules", patterns)
     return [{"lines_match": {"path": metric.result_path(), **rules}}]
@@ -54,11 +55,11 @@ def check_csv(metric: Metric) -> list[Check]:
 def check_json(metric: Metric) -> list[Check]:
     def values(value: Any, where: str) -> list[dict[str, Any]]:
         if not isinstance(value, list):
-            raise ConfigError(where, "expected a list of {key: [...], method, ref}")
+            raise OsworldConfigError(where, "expected a list of {key: [...], method, ref}")
         out = []
         for i, item in enumerate(value):
             if not isinstance(item, dict) or not isinstance(item.get("key"), list):
-                raise ConfigError(f"{where}[{i}]", "expected {key: [path...], method: ..., ref: ...}")
+                raise OsworldConfigError(f"{where}[{i}]", "expected {key: [path...], method: ..., ref: ...}")
             out.append({"key": item["key"], "rule": value_rule(item, f"{where}[{i}]")})
         return out
     rules = expect_unexpect(metric.rules(), f"{metric.where}.expected.rules", values)

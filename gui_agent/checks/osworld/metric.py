@@ -3,7 +3,7 @@
 conversions share (OSWorld's value rules, expect/unexpect lists).
 
 What a conversion returns is a list of checks as a task file writes them (plain dicts,
-validated when the converted task is); :class:`Unsupported` says a part has no
+validated when the converted task is); :class:`OsworldUnsupported` says a part has no
 equivalent, :class:`~gui_agent.checks.osworld.config.ConfigError` that the config's
 shape is wrong.
 """
@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from gui_agent.checks.osworld.config import ConfigError, Unsupported, home_path
+from gui_agent.checks.osworld.config import home_path
+from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 from gui_agent.checks.value_rules import FLAG_NAMES
 
 #: A check as a task file writes it (``{"cell_value": {...}}``).
@@ -40,7 +41,7 @@ class Metric:
     def __init__(self, func: str, result: Any, expected: Any, options: Any, where: str, files: Files) -> None:
         self.func, self.result, self.expected, self.where, self.files = func, result, expected, where, files
         if options is not None and not isinstance(options, dict):
-            raise ConfigError(f"{where}.options", f"expected a mapping, got {type(options).__name__}")
+            raise OsworldConfigError(f"{where}.options", f"expected a mapping, got {type(options).__name__}")
         self.options: dict[str, Any] = options or {}
 
     # ------------------------------------------------------------------ files
@@ -48,23 +49,23 @@ class Metric:
         """The home-relative paths a ``vm_file`` result names (several with ``multi``)."""
         result = self.result
         if not isinstance(result, dict):
-            raise ConfigError(f"{self.where}.result", f"expected a mapping with 'type', got {kind_of(result)}")
+            raise OsworldConfigError(f"{self.where}.result", f"expected a mapping with 'type', got {kind_of(result)}")
         kind = result.get("type")
         if kind == "vm_file":
             paths = result.get("path")
             listed = paths if isinstance(paths, list) else [paths]
             if not listed or not all(isinstance(p, str) and p for p in listed):
-                raise ConfigError(f"{self.where}.result.path", "expected a path (or a list of paths with multi)")
+                raise OsworldConfigError(f"{self.where}.result.path", "expected a path (or a list of paths with multi)")
             return [home_path(p) for p in listed]
         if kind == "cache_file":
             name = result.get("path")
             if not isinstance(name, str) or not name:
-                raise ConfigError(f"{self.where}.result.path", "expected the cache file's name")
+                raise OsworldConfigError(f"{self.where}.result.path", "expected the cache file's name")
             made = self.files.cache_file(name)
             if made is None:
-                raise Unsupported(f"the result is the cache file {name!r}, which no post step writes")
+                raise OsworldUnsupported(f"the result is the cache file {name!r}, which no post step writes")
             return [made]
-        raise Unsupported(f"results of type {kind!r} have no equivalent (files in the home folder do: vm_file, cache_file)")
+        raise OsworldUnsupported(f"results of type {kind!r} have no equivalent (files in the home folder do: vm_file, cache_file)")
 
     def result_path(self, *suffixes: str) -> str:
         paths = self.result_paths()
@@ -78,27 +79,27 @@ class Metric:
         """Task paths of the expected file(s): declared inputs."""
         expected = self.expected
         if not isinstance(expected, dict):
-            raise ConfigError(f"{self.where}.expected", f"expected a mapping with 'type', got {kind_of(expected)}")
+            raise OsworldConfigError(f"{self.where}.expected", f"expected a mapping with 'type', got {kind_of(expected)}")
         kind = expected.get("type")
         paths = expected.get("path")
         listed = paths if isinstance(paths, list) else [paths]
         if not listed or not all(isinstance(p, str) and p for p in listed):
-            raise ConfigError(f"{self.where}.expected.path", "expected a path or URL (or a list of them with multi)")
+            raise OsworldConfigError(f"{self.where}.expected.path", "expected a path or URL (or a list of them with multi)")
         if kind == "cloud_file":
             dests = expected.get("dest")
             names = dests if isinstance(dests, list) else [dests] * len(listed)
             if len(names) != len(listed):
-                raise ConfigError(f"{self.where}.expected.dest", f"expected {len(listed)} names, one per path")
+                raise OsworldConfigError(f"{self.where}.expected.dest", f"expected {len(listed)} names, one per path")
             return [self.files.declare(url, name if isinstance(name, str) and name else url) for url, name in zip(listed, names)]
         if kind == "vm_file":
             found = []
             for path in listed:
                 local = self.files.downloaded(path)
                 if local is None:
-                    raise Unsupported(f"the expected file {path!r} is made in the VM, not downloaded, so it cannot be supplied")
+                    raise OsworldUnsupported(f"the expected file {path!r} is made in the VM, not downloaded, so it cannot be supplied")
                 found.append(local)
             return found
-        raise Unsupported(f"expected of type {kind!r} has no equivalent here (files: cloud_file, vm_file)")
+        raise OsworldUnsupported(f"expected of type {kind!r} has no equivalent here (files: cloud_file, vm_file)")
 
     def expected_file(self, *suffixes: str) -> str:
         files = self.expected_files()
@@ -108,10 +109,10 @@ class Metric:
     def rules(self) -> dict[str, Any]:
         """``expected.rules`` of a ``rule`` expectation."""
         if not isinstance(self.expected, dict) or self.expected.get("type") != "rule":
-            raise ConfigError(f"{self.where}.expected", "expected {type: rule, rules: ...}")
+            raise OsworldConfigError(f"{self.where}.expected", "expected {type: rule, rules: ...}")
         rules = self.expected.get("rules")
         if not isinstance(rules, (dict, list)):
-            raise ConfigError(f"{self.where}.expected.rules", f"expected a mapping, got {kind_of(rules)}")
+            raise OsworldConfigError(f"{self.where}.expected.rules", f"expected a mapping, got {kind_of(rules)}")
         return rules if isinstance(rules, dict) else {"list": rules}
 
 
@@ -123,11 +124,11 @@ def kind_of(value: Any) -> str:
 def value_rule(rule: Any, where: str) -> dict[str, Any]:
     """An OSWorld rule (``{method, ref}``) at ``where`` in the config as our value rule's fields."""
     if not isinstance(rule, dict) or "method" not in rule:
-        raise ConfigError(where, "expected a rule {method: ..., ref: ...}")
+        raise OsworldConfigError(where, "expected a rule {method: ..., ref: ...}")
     try:
         return _from_osworld(rule)
     except ValueError as exc:
-        raise Unsupported(str(exc)) from None
+        raise OsworldUnsupported(str(exc)) from None
 
 
 def _from_osworld(rule: dict[str, Any]) -> dict[str, Any]:
@@ -161,12 +162,12 @@ def expect_unexpect(rules: dict[str, Any], where: str, convert: Callable[[Any, s
         if key in rules:
             out[key] = convert(rules[key], f"{where}.{key}")
     if not out:
-        raise ConfigError(where, "expected 'expect' and/or 'unexpect'")
+        raise OsworldConfigError(where, "expected 'expect' and/or 'unexpect'")
     return out
 
 
 def records(value: Any, where: str) -> list[dict[str, Any]]:
     """OSWorld's expected records (filters, accounts, CSV rows): field values as text, lists kept."""
     if not isinstance(value, list) or not all(isinstance(r, dict) for r in value):
-        raise ConfigError(where, "expected a list of records (mappings)")
+        raise OsworldConfigError(where, "expected a list of records (mappings)")
     return [{str(k): (v if isinstance(v, list) else str(v)) for k, v in r.items()} for r in value]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gui_agent.checks.osworld.config import ConfigError, Unsupported, home_path
+from gui_agent.checks.osworld.config import home_path
+from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 from gui_agent.checks.osworld.metric import Check, Metric
 
 
@@ -47,21 +48,21 @@ def compare_pptx_files(metric: Metric) -> list[Check]:
         elif key == "approximately_tolerance" and isinstance(value, (int, float)):
             check["tolerance"] = float(value)
         elif key not in _PPTX_IGNORED and key.startswith("examine_") and value and key not in ("examine_aligment",):
-            raise Unsupported(f"compare_pptx_files option {key!r} has no equivalent")
+            raise OsworldUnsupported(f"compare_pptx_files option {key!r} has no equivalent")
     return [{"presentation_equal": check}, *moves]
 
 
 def check_transition(metric: Metric) -> list[Check]:
     rules = metric.rules()
     if not isinstance(rules.get("slide_idx"), int) or not isinstance(rules.get("transition_type"), str):
-        raise ConfigError(f"{metric.where}.expected.rules", "expected slide_idx (a number) and transition_type")
+        raise OsworldConfigError(f"{metric.where}.expected.rules", "expected slide_idx (a number) and transition_type")
     return [{"slide_transition": {"path": metric.result_path(".pptx"), "slide": rules["slide_idx"], "type": rules["transition_type"]}}]
 
 
 def check_auto_saving_time(metric: Metric) -> list[Check]:
     minutes = metric.rules().get("minutes")
     if not isinstance(minutes, int):
-        raise ConfigError(f"{metric.where}.expected.rules.minutes", "expected a number of minutes")
+        raise OsworldConfigError(f"{metric.where}.expected.rules.minutes", "expected a number of minutes")
     return [{"libreoffice_setting": {"path": metric.result_path(), "item": "/org.openoffice.Office.Common/Save/Document",
                                      "prop": "AutoSaveTimeIntervall", "value": {"method": "eq", "ref": minutes}}}]
 
@@ -70,9 +71,9 @@ def evaluate_presentation_fill_to_rgb_distance(metric: Metric) -> list[Check]:
     rules = metric.rules()
     rgb = rules.get("rgb")
     if not (isinstance(rgb, list) and len(rgb) == 3 and all(isinstance(c, int) for c in rgb)):
-        raise ConfigError(f"{metric.where}.expected.rules.rgb", "expected [r, g, b]")
+        raise OsworldConfigError(f"{metric.where}.expected.rules.rgb", "expected [r, g, b]")
     if rules.get("original_rgb") is not None:
-        raise Unsupported("original_rgb (an unchanged slide scores 1) has no equivalent")
+        raise OsworldUnsupported("original_rgb (an unchanged slide scores 1) has no equivalent")
     return [{"slide_background": {"path": metric.result_path(".pptx"), "color": "".join(f"{c:02X}" for c in rgb)}}]
 
 
@@ -87,10 +88,10 @@ def contains_mp4_video(metric: Metric) -> list[Check]:
 def compare_audios(metric: Metric) -> list[Check]:
     result = metric.result
     if not isinstance(result, dict) or result.get("type") != "audio_in_slide":
-        raise Unsupported("compare_audios compares audio files by their sound (MFCC), which has no equivalent")
+        raise OsworldUnsupported("compare_audios compares audio files by their sound (MFCC), which has no equivalent")
     deck, slide = result.get("ppt_file_path"), result.get("slide_index", 0)
     if not isinstance(deck, str) or not isinstance(slide, int):
-        raise ConfigError(f"{metric.where}.result", "audio_in_slide needs ppt_file_path and slide_index")
+        raise OsworldConfigError(f"{metric.where}.result", "audio_in_slide needs ppt_file_path and slide_index")
     return [{"presentation_media": {"path": home_path(deck), "slide": slide, "kind": "audio", "same_as": metric.expected_file()}}]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from gui_agent.checks.osworld.config import ConfigError, Unsupported
+from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 from gui_agent.checks.osworld.metric import Check, Metric, value_rule
 
 
@@ -21,21 +21,21 @@ def sheet_side(ref: Any, where: str) -> tuple[str, int | str]:
         side = "result" if ref[0] == "R" else "expected"
         if ref[1] == "I":
             if not ref[2:].isdigit():
-                raise ConfigError(where, f"{ref!r}: expected a position after {ref[:2]}")
+                raise OsworldConfigError(where, f"{ref!r}: expected a position after {ref[:2]}")
             return side, int(ref[2:])
         return side, ref[2:]
-    raise ConfigError(where, f"expected a sheet like 0, 'RI0', 'RNSheet1', 'EI0' or 'ENSheet1', got {ref!r}")
+    raise OsworldConfigError(where, f"expected a sheet like 0, 'RI0', 'RNSheet1', 'EI0' or 'ENSheet1', got {ref!r}")
 
 
 def _pair(metric: Metric, rule: dict[str, Any], where: str, path: str) -> dict[str, Any]:
     """The sheet pair fields (path, sheet, expected, expected_sheet) of a two-sheet rule."""
     if "sheet_idx0" not in rule or "sheet_idx1" not in rule:
-        raise ConfigError(where, "a comparison rule needs sheet_idx0 and sheet_idx1")
+        raise OsworldConfigError(where, "a comparison rule needs sheet_idx0 and sheet_idx1")
     first, second = sheet_side(rule["sheet_idx0"], f"{where}.sheet_idx0"), sheet_side(rule["sheet_idx1"], f"{where}.sheet_idx1")
     if first[0] == "expected" and second[0] == "result":
         first, second = second, first
     if first[0] != "result":
-        raise Unsupported(f"{where} compares two sheets of the expected file, which says nothing of the result")
+        raise OsworldUnsupported(f"{where} compares two sheets of the expected file, which says nothing of the result")
     fields: dict[str, Any] = {"path": path, "sheet": first[1]}
     if second[0] == "expected":
         fields["expected"] = metric.expected_file(".xlsx", ".xls", ".ods")
@@ -43,7 +43,7 @@ def _pair(metric: Metric, rule: dict[str, Any], where: str, path: str) -> dict[s
             fields["expected_sheet"] = second[1]
     else:
         if second[1] == first[1]:
-            raise Unsupported(f"{where} compares a sheet with itself")
+            raise OsworldUnsupported(f"{where} compares a sheet with itself")
         fields["expected_sheet"] = second[1]
     return fields
 
@@ -92,7 +92,7 @@ def _sheet_pair(name: str, props_key: str | None, r: _Rule) -> list[Check]:
     if props_key is not None:
         props = r.rule.get(props_key, [])
         if not isinstance(props, list):
-            raise ConfigError(f"{r.where}.{props_key}", "expected a list of property names")
+            raise OsworldConfigError(f"{r.where}.{props_key}", "expected a list of property names")
         if props or name in ("style_equal", "rows_equal", "columns_equal"):
             check["props"] = props
     return [{name: check}]
@@ -101,7 +101,7 @@ def _sheet_pair(name: str, props_key: str | None, r: _Rule) -> list[Check]:
 def _zoom(r: _Rule) -> list[Check]:
     side = r.sheet("sheet_idx")
     if side[0] != "result":
-        raise Unsupported(f"{r.where} checks the zoom of the expected file")
+        raise OsworldUnsupported(f"{r.where} checks the zoom of the expected file")
     return [{"sheet_zoom": {"path": r.path, "sheet": side[1], "zoom": value_rule(r.rule, r.where)}}]
 
 
@@ -109,14 +109,14 @@ def _data_validation(r: _Rule) -> list[Check]:
     side = r.sheet("sheet_idx")
     props = r.rule.get("dv_props")
     if not isinstance(props, list) or not props:
-        raise ConfigError(f"{r.where}.dv_props", "expected a list of property rules")
+        raise OsworldConfigError(f"{r.where}.dv_props", "expected a list of property rules")
     validations = []
     for i, entry in enumerate(props):
         if not isinstance(entry, dict):
-            raise ConfigError(f"{r.where}.dv_props[{i}]", "expected a mapping of property -> rule")
+            raise OsworldConfigError(f"{r.where}.dv_props[{i}]", "expected a mapping of property -> rule")
         unknown = [k for k in entry if k not in _VALIDATION_PROPS]
         if unknown:
-            raise Unsupported(f"data validation properties {unknown} have no equivalent")
+            raise OsworldUnsupported(f"data validation properties {unknown} have no equivalent")
         validations.append({_VALIDATION_PROPS[k]: value_rule(v, f"{r.where}.dv_props[{i}].{k}") for k, v in entry.items()})
     return [{"data_validation": {"path": r.path, "sheet": side[1], "validations": validations}}]
 
@@ -125,7 +125,7 @@ def _check_cell(r: _Rule) -> list[Check]:
     side = r.sheet("sheet_idx")
     props = r.rule.get("props")
     if not isinstance(props, dict) or not props or not isinstance(r.rule.get("coordinate"), str):
-        raise ConfigError(r.where, "check_cell needs 'coordinate' and 'props' (property -> rule)")
+        raise OsworldConfigError(r.where, "check_cell needs 'coordinate' and 'props' (property -> rule)")
     return [{"cell_props": {"path": r.path, "sheet": side[1], "cell": r.rule["coordinate"],
                             "props": {k: value_rule(v, f"{r.where}.props.{k}") for k, v in props.items()}}}]
 
@@ -134,7 +134,7 @@ def _sheet_print(r: _Rule) -> list[Check]:
     first = r.sheet("sheet_idx0")
     csvs = [f for f in r.metric.expected_files() if f.lower().endswith(".csv")]
     if len(csvs) != 1:
-        raise Unsupported(f"{r.where}: sheet_print needs exactly one expected CSV file, the config lists {len(csvs)}")
+        raise OsworldUnsupported(f"{r.where}: sheet_print needs exactly one expected CSV file, the config lists {len(csvs)}")
     r.metric.files.drop_producer(r.path, "the sheet_print_equal check exports the sheet itself")
     return [{"sheet_print_equal": {"path": r.path, "sheet": first[1], "expected": csvs[0],
                                    "ignore_case": bool(r.rule.get("ignore_case", False))}}]
@@ -160,10 +160,10 @@ _TABLE_RULES: dict[str, Callable[[_Rule], list[Check]]] = {
 
 def _table_rule(metric: Metric, rule: Any, where: str, path: str) -> list[Check]:
     if not isinstance(rule, dict) or not isinstance(rule.get("type"), str):
-        raise ConfigError(where, "expected a rule mapping with a 'type'")
+        raise OsworldConfigError(where, "expected a rule mapping with a 'type'")
     convert = _TABLE_RULES.get(rule["type"])
     if convert is None:
-        raise Unsupported(f"compare_table rule {rule['type']!r} has no equivalent")
+        raise OsworldUnsupported(f"compare_table rule {rule['type']!r} has no equivalent")
     return convert(_Rule(metric, rule, where, path))
 
 
@@ -173,7 +173,7 @@ def compare_table(metric: Metric) -> list[Check]:
     if rules is None:
         rules = [{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": "EI0"}]
     if not isinstance(rules, list) or not rules:
-        raise ConfigError(f"{metric.where}.options.rules", "expected a list of rules")
+        raise OsworldConfigError(f"{metric.where}.options.rules", "expected a list of rules")
     return [c for i, rule in enumerate(rules) for c in _table_rule(metric, rule, f"{metric.where}.options.rules[{i}]", path)]
 
 
