@@ -64,6 +64,7 @@ SUM_COLUMN = ROOT / "datasets" / "tasks" / "desktop" / "calc" / "sum-column.yaml
 NOVNC_DIR = Path("/usr/share/novnc")
 from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE as CHROMIUM  # noqa: E402
 from gui_agent.envs.browser.chromium import ESSENTIAL_FLAGS  # noqa: E402
+from gui_agent.polling import wait_until  # noqa: E402
 
 CHROMIUM_ARGS = list(ESSENTIAL_FLAGS)
 VIEWPORT = {"width": 1400, "height": 1100}
@@ -184,14 +185,8 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
 
 
-def wait_for(predicate: Any, timeout_s: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise RuntimeError(f"timed out after {timeout_s:.0f} s waiting for {what}")
+def wait_for(predicate, timeout_s: float, what: str):
+    return wait_until(predicate, timeout_s=timeout_s, what=what, interval_s=0.2)
 
 
 def wait_http(url: str, timeout_s: float, what: str) -> None:

@@ -38,6 +38,7 @@ CALC = ROOT / "datasets" / "tasks" / "desktop" / "calc"
 SUITE = [CALC / "sum-column.yaml", CALC / "bold-header.yaml", CALC / "sort-descending.yaml"]
 from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE as CHROMIUM  # noqa: E402
 from gui_agent.envs.browser.chromium import ESSENTIAL_FLAGS  # noqa: E402
+from gui_agent.polling import wait_until
 
 CHROMIUM_ARGS = list(ESSENTIAL_FLAGS)
 VIEWPORT = {"width": 1280, "height": 900}
@@ -60,14 +61,8 @@ def progress(message: str) -> None:
     print(f"[station_screenshots {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def wait_for(predicate: Any, timeout_s: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise RuntimeError(f"timed out after {timeout_s:.0f} s waiting for {what}")
+def wait_for(predicate, timeout_s: float, what: str):
+    return wait_until(predicate, timeout_s=timeout_s, what=what, interval_s=0.2)
 
 
 def save_png(png: bytes, path: Path, max_kb: int) -> int:

@@ -17,6 +17,7 @@ import pytest
 
 from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE, ESSENTIAL_FLAGS
 from gui_agent.episode import read_episode
+from gui_agent.polling import wait_until
 from tests.paths import REPO
 from tests.station.station_server import SUM_COLUMN, running_station
 
@@ -40,13 +41,7 @@ CANVAS_STATS = """() => {
 
 
 def _wait(predicate, timeout_s: float, what: str):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+    return wait_until(predicate, timeout_s=timeout_s, what=what, interval_s=0.2)
 
 
 def test_annotator_records_sum_column_through_the_vnc_canvas(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import time
 import urllib.parse
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import requests
 
 from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE, ESSENTIAL_FLAGS
 from gui_agent.episode import read_episode
+from gui_agent.polling import wait_until
 from tests.station.station_server import SUM_COLUMN, running_station
 from tests.station.tcp_proxy import TcpProxy
 
@@ -42,13 +42,7 @@ def _port(url: str) -> int:
 
 
 def _wait(predicate, timeout_s: float, what: str):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+    return wait_until(predicate, timeout_s=timeout_s, what=what, interval_s=0.2)
 
 
 def _sign_in(browser, url: str, token: str):

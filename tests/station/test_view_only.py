@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import struct
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ import websocket
 
 from gui_agent.episode import read_episode
 from gui_agent.station.view_only import KEY_EVENT, POINTER_EVENT, ViewOnlyError, ViewOnlyFilter
+from gui_agent.polling import wait_until
 from tests.station.station_server import SUM_COLUMN, running_station
 
 
@@ -120,14 +120,8 @@ class RfbClient:
         self.ws.close()
 
 
-def _wait_for(read, what: str, timeout_s: float = 30.0):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = read()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+def _wait_for(predicate, what: str, timeout_s: float = 30.0):
+    return wait_until(predicate, timeout_s=timeout_s, what=what, interval_s=0.2)
 
 
 @pytest.mark.slow  # x11vnc, Xvfb and Calc: scripts/setup.sh installs them
