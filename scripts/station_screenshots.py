@@ -38,7 +38,7 @@ CALC = ROOT / "datasets" / "tasks" / "desktop" / "calc"
 SUITE = [CALC / "sum-column.yaml", CALC / "bold-header.yaml", CALC / "sort-descending.yaml"]
 from gui_agent.envs.browser.chromium import DEFAULT_EXECUTABLE as CHROMIUM  # noqa: E402
 from gui_agent.envs.browser.chromium import ESSENTIAL_FLAGS  # noqa: E402
-from gui_agent.polling import wait_until
+from gui_agent.polling import wait_until  # noqa: E402
 
 CHROMIUM_ARGS = list(ESSENTIAL_FLAGS)
 VIEWPORT = {"width": 1280, "height": 900}
