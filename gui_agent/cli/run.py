@@ -80,10 +80,13 @@ def handle(args: argparse.Namespace) -> int:
     from gui_agent.registry import check_policy, load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
+    from gui_agent.task.task_inputs import missing_inputs_message
 
     console = Console(stderr=False, highlight=False)
     try:
         task = load_task(args.task)
+        if (missing := missing_inputs_message(task)) is not None:  # declared inputs not downloaded: the task is not ready
+            return fail(console, missing)
         spec = acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy
         check_policy(spec, [task.id])  # a policy that cannot act on this task: refused before any browser starts
         if task.environment.kind == "browser" and (args.headed or not task.environment.headless):  # a desktop has its own display
@@ -91,9 +94,6 @@ def handle(args: argparse.Namespace) -> int:
         policy = load_policy(spec)
     except (GuiAgentError, ValueError, OSError) as exc:
         return fail(console, str(exc))
-    from gui_agent.task.task_inputs import missing_inputs_message
-    if (missing := missing_inputs_message(task)) is not None:  # declared inputs not downloaded: refuse, exit 2
-        return fail(console, missing)
     seeds = args.seeds or [args.seed]
     headless = False if args.headed else None  # None: as the task file says
     results = []
