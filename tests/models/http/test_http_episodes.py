@@ -64,7 +64,11 @@ def test_run_and_eval_count_a_service_failure_apart_and_never_score_it(tmp_path:
     assert evaluation.returncode == 3, evaluation.stdout + evaluation.stderr
     overall = json.loads((tmp_path / "eval" / "results.json").read_text())["overall"]
     assert (overall["scored"], overall["service_failures"], overall["env_failures"]) == (0, 2, 0)
-    assert overall["env_faults"] == {} and "environment faults" not in evaluation.stdout.lower()  # the service, not the environment
+    # The outage is the service's, never an environment fault. (A browser that really had a
+    # fault while starting an episode, on a busy machine, is one, retried and counted as such.)
+    assert "unavailable" not in overall["env_faults"], overall["env_faults"]
+    faults_line = [line for line in evaluation.stdout.lower().splitlines() if "environment faults" in line]
+    assert not any("unavailable" in line for line in faults_line), faults_line
     assert "2 policy service failures not scored" in (tmp_path / "eval" / "results.md").read_text()
 
 
