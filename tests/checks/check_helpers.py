@@ -36,6 +36,13 @@ class FolderProbe:
     def reported_done(self) -> dict[str, Any] | None:
         return self.done
 
+    def write(self, path: str, text: str) -> Path:
+        """Put ``text`` at ``path`` in the home folder (its folders made), as an app would have."""
+        target = self.home / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        return target
+
 
 def check(spec: dict[str, Any], probe: FolderProbe, apps: str = "calc") -> dict[str, Any]:
     """Validate ``spec`` (one check, as in a task file) in a desktop task and evaluate it; the report."""

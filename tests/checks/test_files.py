@@ -18,15 +18,9 @@ def probe(tmp_path: Path) -> FolderProbe:
     return FolderProbe(home=tmp_path / "home", task_dir=tmp_path / "task")
 
 
-def write(probe: FolderProbe, path: str, text: str) -> None:
-    target = probe.home / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text)
-
-
 def test_lines_match(probe: FolderProbe) -> None:
-    write(probe, "good.ls", "Local Folders:\nCOMPANY\nCOMPANY.msf\nInbox\n")
-    write(probe, "bad.ls", "Local Folders:\nCOMPANY.msf\nInbox\n")
+    probe.write("good.ls", "Local Folders:\nCOMPANY\nCOMPANY.msf\nInbox\n")
+    probe.write("bad.ls", "Local Folders:\nCOMPANY.msf\nInbox\n")
     spec = {"expect": [r"\bCOMPANY\.msf\b", r"^COMPANY$"], "unexpect": [r"\bTrash\b"]}
     assert passes({"lines_match": {"path": "good.ls", **spec}}, probe)
     report = check({"lines_match": {"path": "bad.ls", **spec}}, probe)
@@ -34,16 +28,16 @@ def test_lines_match(probe: FolderProbe) -> None:
 
 
 def test_csv_rows(probe: FolderProbe) -> None:
-    write(probe, "good.csv", "url,user,password\nimap://a.example,ann,x\n")
-    write(probe, "bad.csv", "url,user,password\nimap://b.example,bob,y\n")
+    probe.write("good.csv", "url,user,password\nimap://a.example,ann,x\n")
+    probe.write("bad.csv", "url,user,password\nimap://b.example,bob,y\n")
     spec = {"expect": [{"url": "imap://a.example", "user": "ann"}]}
     assert passes({"csv_rows": {"path": "good.csv", **spec}}, probe)
     assert not passes({"csv_rows": {"path": "bad.csv", **spec}}, probe)
 
 
 def test_json_values(probe: FolderProbe) -> None:
-    write(probe, "good.json", json.dumps({"browser": {"zoom": [1, 1.5]}}))
-    write(probe, "bad.json", json.dumps({"browser": {}}))
+    probe.write("good.json", json.dumps({"browser": {"zoom": [1, 1.5]}}))
+    probe.write("bad.json", json.dumps({"browser": {}}))
     spec = {"expect": [{"key": ["browser", "zoom", 1], "rule": {"method": "approx", "ref": 1.5, "tolerance": 0.01}}]}
     assert passes({"json_values": {"path": "good.json", **spec}}, probe)
     report = check({"json_values": {"path": "bad.json", **spec}}, probe)

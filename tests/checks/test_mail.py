@@ -21,20 +21,14 @@ def probe(tmp_path: Path) -> FolderProbe:
     return FolderProbe(home=tmp_path / "home", task_dir=tmp_path / "task")
 
 
-def write(probe: FolderProbe, path: str, text: str) -> None:
-    target = probe.home / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text)
-
-
 def prefs(**values: object) -> str:
     return "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in values.items())
 
 
 def test_thunderbird_prefs_expect_and_unexpect(probe: FolderProbe) -> None:
-    write(probe, f"good/{PROFILE}/prefs.js", prefs(**{"mail.server.default.applyIncomingFilters": True,
+    probe.write(f"good/{PROFILE}/prefs.js", prefs(**{"mail.server.default.applyIncomingFilters": True,
                                                        "extensions.activeThemeID": "thunderbird-compact-dark@mozilla.org"}))
-    write(probe, f"bad/{PROFILE}/prefs.js", prefs(**{"mail.server.default.applyIncomingFilters": True,
+    probe.write(f"bad/{PROFILE}/prefs.js", prefs(**{"mail.server.default.applyIncomingFilters": True,
                                                       "mail.server.default.autosync_offline_stores": False}))
     spec = {"expect": {"mail.server.default.applyIncomingFilters": {"method": "eq", "ref": True}},
             "unexpect": {"mail.server.default.autosync_offline_stores": {"method": "eq", "ref": False}}}
@@ -64,8 +58,8 @@ condition="AND (subject,contains,report)"
 
 
 def test_thunderbird_filters(probe: FolderProbe) -> None:
-    write(probe, "good/msgFilterRules.dat", FILTERS.format(enabled="yes"))
-    write(probe, "bad/msgFilterRules.dat", FILTERS.format(enabled="no"))
+    probe.write("good/msgFilterRules.dat", FILTERS.format(enabled="yes"))
+    probe.write("bad/msgFilterRules.dat", FILTERS.format(enabled="no"))
     spec = {"expect": [{"enabled": "yes", "action": "Forward", "actionValue": "anonym-x2024@gmail.com", "condition": ["ALL"]}]}
     assert passes({"thunderbird_filters": {"path": "good/msgFilterRules.dat", **spec}}, probe)
     assert not passes({"thunderbird_filters": {"path": "bad/msgFilterRules.dat", **spec}}, probe)
@@ -77,8 +71,8 @@ def test_thunderbird_accounts(probe: FolderProbe) -> None:
     account = {"mail.server.server2.type": "imap", "mail.server.server2.hostname": "outlook.office365.com",
                "mail.server.server2.userName": "anonym-x2024@outlook.com",
                "mail.server.server1.type": "none", "mail.server.server1.hostname": "Local Folders"}
-    write(probe, f"kept/{PROFILE}/prefs.js", prefs(**account))
-    write(probe, f"removed/{PROFILE}/prefs.js", prefs(**{k: v for k, v in account.items() if "server1" in k}))
+    probe.write(f"kept/{PROFILE}/prefs.js", prefs(**account))
+    probe.write(f"removed/{PROFILE}/prefs.js", prefs(**{k: v for k, v in account.items() if "server1" in k}))
     spec = {"unexpect": [{"url": "imap://outlook.office365.com", "user": "anonym-x2024@outlook.com"}]}
     assert passes({"thunderbird_accounts": {"profile": f"removed/{PROFILE}", **spec}}, probe)
     report = check({"thunderbird_accounts": {"profile": f"kept/{PROFILE}", **spec}}, probe)
