@@ -31,13 +31,12 @@ from gui_agent.checks.spreadsheet.models import (
 )
 from gui_agent.checks.spreadsheet.refs import column_name, split_cell
 from gui_agent.checks.spreadsheet.summaries import cell_style
-from gui_agent.checks.spreadsheet.workbooks import kind_of, load_workbook, open_sheet, plain_value, same_value
+from gui_agent.checks.spreadsheet.workbooks import kind_of, load_sheet, load_workbook, plain_value, same_value
 from gui_agent.checks.value_rules import matches
 
 
 def _cell_value(args: CellValueArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report)
     if sheet is None:
         return
     value = sheet[args.cell].value
@@ -65,8 +64,7 @@ def _formula_text(value: Any) -> str | None:
 
 
 def _cell_formula(args: CellFormulaArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report, formulas=True)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report, formulas=True)
     if sheet is None:
         return
     raw = sheet[args.cell].value
@@ -91,8 +89,7 @@ def _cells(sheet: Any, cell_range: str) -> list[list[Any]]:
 
 
 def _cell_range(args: CellRangeArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report)
     if sheet is None:
         return
     values = _cells(sheet, args.range)
@@ -130,8 +127,7 @@ def _sheet_names(args: SheetNamesArgs, probe: DesktopProbe, report: Report) -> N
 
 
 def _cell_style(args: CellStyleArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report)
     if sheet is None:
         return
     target = args.range or f"{args.cell}:{args.cell}"
@@ -153,8 +149,7 @@ def _cell_style(args: CellStyleArgs, probe: DesktopProbe, report: Report) -> Non
 
 
 def _sheet_layout(args: SheetLayoutArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report)
     if sheet is None:
         return
     freeze = sheet.freeze_panes or "none"
@@ -172,8 +167,7 @@ def _sheet_layout(args: SheetLayoutArgs, probe: DesktopProbe, report: Report) ->
 
 
 def _sheet_zoom(args: SheetZoomArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report)
     if sheet is None:
         return
     zoom = sheet.sheet_view.zoomScale or 100
@@ -196,8 +190,7 @@ def _validation_value(validation: Any, prop: str) -> Any:
 
 
 def _data_validation(args: DataValidationArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report)
     if sheet is None:
         return
     found = list(sheet.data_validations.dataValidation)
@@ -213,8 +206,7 @@ def _data_validation(args: DataValidationArgs, probe: DesktopProbe, report: Repo
 
 
 def _cell_props(args: CellPropsArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report)
     if sheet is None:
         return
     cell = sheet[args.cell]

@@ -10,7 +10,7 @@ from gui_agent.checks.family import CheckType
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, cut, verdict
 from gui_agent.checks.spreadsheet.models import SheetPrintEqualArgs, SheetPrintEqualCheck
-from gui_agent.checks.spreadsheet.workbooks import load_workbook, open_sheet
+from gui_agent.checks.spreadsheet.workbooks import load_sheet
 from gui_agent.envs.owned_process import OwnedProcess, make_private_dir
 
 
@@ -62,11 +62,10 @@ def printed_lines(text: str, *, ignore_case: bool) -> list[str]:
 
 
 def _sheet_print_equal(args: SheetPrintEqualArgs, probe: DesktopProbe, report: Report) -> None:
-    workbook = load_workbook(probe, args.path, report)
-    sheet = open_sheet(workbook, args.sheet, args.path, report) if workbook is not None else None
+    sheet = load_sheet(probe, args.path, args.sheet, report)
     if sheet is None:
         return
-    number = workbook.worksheets.index(sheet) + 1
+    number = sheet.parent.worksheets.index(sheet) + 1
     printed = export_sheet_csv(probe.resolve_path(args.path), number, sheet.title)
     got = printed_lines(printed, ignore_case=args.ignore_case)
     want = printed_lines(probe.task_file(args.expected).read_text(encoding="utf-8-sig", errors="replace"),

@@ -49,6 +49,12 @@ def open_sheet(workbook: Any, ref: SheetRef | None, label: str, report: dict[str
     return None
 
 
+def load_sheet(probe: Any, path_text: str, ref: SheetRef | None, report: dict[str, Any], *, formulas: bool = False) -> Any:
+    """The sheet ``ref`` of the saved workbook at ``path_text``, or None (report filled) if either is missing."""
+    workbook = load_workbook(probe, path_text, report, formulas=formulas)
+    return open_sheet(workbook, ref, path_text, report) if workbook is not None else None
+
+
 def sheet_pair(args: SheetPairArgs, probe: Any, report: dict[str, Any], *, formulas: bool = False) -> tuple[Any, Any] | None:
     """The two sheets a :class:`~gui_agent.checks.spreadsheet.models.SheetPairArgs` names, or None (report filled)."""
     workbook = load_workbook(probe, args.path, report, formulas=formulas)
