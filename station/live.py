@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gui_agent.envs.loopback import free_loopback_port
 from gui_agent.envs.owned_process import OwnedProcess
 from gui_agent.episode.labels import (
     ANNOTATOR_VERDICT,
@@ -47,12 +48,6 @@ _RECORDER_START = threading.Lock()
 X11VNC_HINT = "install Debian's x11vnc (scripts/setup.sh does)"
 #: The pause reason while no live view of a recording is open.
 NO_VIEWER = "no one is watching the desktop"
-
-
-def free_loopback_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def start_x11vnc(display: str, *, log_path: Path, timeout_s: float = 15.0) -> tuple[OwnedProcess, int]:

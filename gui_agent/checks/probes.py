@@ -9,6 +9,8 @@ environment, or plain folders in tests).
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -61,6 +63,11 @@ class DesktopProbe(Protocol):
       with ``rcpt_tos`` and ``message``, an :class:`email.message.EmailMessage`).
     * ``reported_done()``: how the agent ended the episode, ``{"success": bool, "answer":
       str | None}``, or None when it did not say done (``infeasible_reported``).
+    * ``app_port(app)``: the loopback port of a running app's control interface
+      (Chromium's DevTools, VLC's HTTP interface); raises when the app has none.
+    * ``run_command(argv, timeout_s=...)``: a :class:`subprocess.CompletedProcess` (text
+      output) of ``argv`` run on the episode's desktop (its display, home and environment);
+      raises :class:`subprocess.TimeoutExpired` past the deadline.
     """
 
     def resolve_path(self, path: str) -> Path: ...
@@ -70,6 +77,10 @@ class DesktopProbe(Protocol):
     def received_mail(self) -> list[Any]: ...
 
     def reported_done(self) -> dict[str, Any] | None: ...
+
+    def app_port(self, app: str) -> int: ...
+
+    def run_command(self, argv: Sequence[str], *, timeout_s: float = 30.0) -> subprocess.CompletedProcess[str]: ...
 
 
 __all__ = ["BrowserProbe", "DesktopProbe"]

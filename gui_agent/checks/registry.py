@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from gui_agent.checks import answer, browser, files, mail, spreadsheet
+from gui_agent.checks import answer, browser, chrome, code, files, image, mail, media, spreadsheet, values
 from gui_agent.checks.document import judging as document
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.presentation import judging as presentation
@@ -27,6 +27,11 @@ FAMILIES: Mapping[str, tuple[CheckType, ...]] = MappingProxyType({
     "document": document.CHECKS,
     "presentation": presentation.CHECKS,
     "mail": mail.CHECKS,
+    "values": values.CHECKS,
+    "chrome": chrome.CHECKS,
+    "image": image.CHECKS,
+    "media": media.CHECKS,
+    "code": code.CHECKS,
 })
 #: Every leaf check type, family by family.
 LEAF_TYPES: tuple[CheckType, ...] = tuple(kind for family in FAMILIES.values() for kind in family)

@@ -47,17 +47,12 @@ from gui_agent.checks.osworld import convert_metric
 from gui_agent.checks.osworld.config import home_path
 from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 from gui_agent.checks.osworld.metric import Metric
+from gui_agent.task.osworld_apps import APP_NAMES, DESKTOP_ITSELF
 from gui_agent.task.osworld_steps import CACHE_DIR, command_words, convert_step, params_of
 from gui_agent.task.spec import Task
 
 #: OSWorld's VM screen.
 OSWORLD_SCREEN = {"width": 1920, "height": 1080}
-#: OSWorld app names (``related_apps``/``snapshot``, spaces as underscores) -> our app names.
-APP_NAMES = {
-    "libreoffice_calc": "calc", "libreoffice_writer": "writer", "libreoffice_impress": "impress", "thunderbird": "thunderbird",
-}
-#: ``related_apps`` entries that need no app of their own (the desktop itself).
-DESKTOP_ITSELF = {"os", "terminal"}
 #: The limits of an imported task: OSWorld's agents take at most 15 steps.
 LIMITS = {"max_steps": 15, "step_timeout_s": 30.0, "episode_timeout_s": 900.0}
 
@@ -194,7 +189,7 @@ class _Converter:
             if name in APP_NAMES:
                 self.use_app(APP_NAMES[name])
             elif name not in DESKTOP_ITSELF:
-                self.unsupported.append(f"related_apps: {app!r} has no app here (known: {', '.join(APP_NAMES)})")
+                self.unsupported.append(f"related_apps: {app!r} has no app here (known: {', '.join(sorted(set(APP_NAMES)))})")
 
     # ------------------------------------------------------------------ steps
     def scan_post(self) -> None:
@@ -375,4 +370,4 @@ def _task_paths(value: Any) -> list[str]:
     return []
 
 
-__all__ = ["APP_NAMES", "Conversion", "DeclaredInput", "OSWORLD_SCREEN", "convert_osworld", "task_file_name"]
+__all__ = ["Conversion", "DeclaredInput", "OSWORLD_SCREEN", "convert_osworld", "task_file_name"]

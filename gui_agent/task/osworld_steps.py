@@ -19,24 +19,13 @@ from typing import Any, Protocol
 
 from gui_agent.checks.osworld.config import OSWORLD_HOME, home_path
 from gui_agent.errors import OsworldConfigError, OsworldUnsupported
+from gui_agent.task.osworld_apps import COMMAND_LINES, DROPPED_ARGS, OPENERS, PROGRAMS
+from gui_agent.task.osworld_chrome_steps import STEPS as CHROME_STEPS
 
 #: A step as a task file writes it (``{"open_file": {...}}``).
 Step = dict[str, Any]
 #: Where post steps' ``stdout`` files (OSWorld's cache files) go in the home folder.
 CACHE_DIR = ".osworld-cache"
-#: Launch commands that start one of our apps.
-_LAUNCHERS = {
-    "thunderbird": "thunderbird", "/usr/bin/thunderbird": "thunderbird",
-    "libreoffice --calc": "calc", "soffice --calc": "calc", "localc": "calc",
-    "libreoffice --writer": "writer", "soffice --writer": "writer", "lowriter": "writer",
-    "libreoffice --impress": "impress", "soffice --impress": "impress", "loimpress": "impress",
-}
-#: File endings -> the app that opens them.
-_OPENERS = {
-    ".xlsx": "calc", ".xls": "calc", ".ods": "calc", ".csv": "calc",
-    ".docx": "writer", ".doc": "writer", ".odt": "writer", ".rtf": "writer",
-    ".pptx": "impress", ".ppt": "impress", ".odp": "impress",
-}
 #: Commands that change the machine rather than the desktop session.
 _MACHINE_COMMANDS = {"timedatectl", "hwclock", "systemctl", "reboot", "shutdown", "sudo"}
 
@@ -87,17 +76,23 @@ def _open(params: dict[str, Any], where: str, context: StepContext) -> list[Step
     if not isinstance(params.get("path"), str):
         raise OsworldConfigError(f"{where}.parameters.path", "expected the path of the file to open")
     path = home_path(params["path"])
-    app = _OPENERS.get(posixpath.splitext(path)[1].lower())
+    app = OPENERS.get(posixpath.splitext(path)[1].lower())
     if app is None:
-        raise OsworldUnsupported(f"opening {path!r}: no app here opens that kind of file (spreadsheets, documents, presentations)")
+        kinds = ", ".join(sorted(OPENERS))
+        raise OsworldUnsupported(f"opening {path!r}: no app here opens that kind of file (known: {kinds})")
     return [{"open_file": {"path": path, "app": context.use_app(app)}}]
 
 
 def _launch(params: dict[str, Any], where: str, context: StepContext) -> list[Step]:
     command = _command(params, where)
-    app = _LAUNCHERS.get(" ".join(command)) or (_LAUNCHERS.get(command[0]) if len(command) == 1 else None)
+    app = COMMAND_LINES.get(" ".join(command))
     if app is not None:
         return [{"launch": {"app": context.use_app(app)}}]
+    app = PROGRAMS.get(posixpath.basename(command[0]))
+    if app is not None:
+        dropped = DROPPED_ARGS.get(app)
+        args = [_home_relative_arg(a) for a in command[1:] if dropped is None or not dropped.match(a)]
+        return [{"launch": {"app": context.use_app(app), **({"args": args} if args else {})}}]
     return [{"launch": {"command": [_home_relative_arg(a) for a in command], "wait": False}}]
 
 
@@ -138,6 +133,7 @@ def _window(kind: str, params: dict[str, Any], where: str, context: StepContext)
 
 #: OSWorld step type -> its conversion.
 STEPS: dict[str, Callable[[dict[str, Any], str, StepContext], list[Step]]] = {
+    **CHROME_STEPS,
     "download": _download,
     "open": _open,
     "launch": _launch,

@@ -6,6 +6,8 @@ and the task's folder), so a check reads real files exactly as it does after an 
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ class FolderProbe:
 
     def __init__(self, home: Path, task_dir: Path | None = None, done: dict[str, Any] | None = None) -> None:
         self.home, self.task_dir, self.done = home, task_dir or home, done
+        self.ports: dict[str, int] = {}  # app -> control port, for checks of a running app
 
     def resolve_path(self, path: str) -> Path:
         return self.home / path.removeprefix("~/")
@@ -35,6 +38,17 @@ class FolderProbe:
 
     def reported_done(self) -> dict[str, Any] | None:
         return self.done
+
+    def app_port(self, app: str) -> int:
+        port = self.ports.get(app)
+        if port is None:
+            raise RuntimeError(f"no control port for {app!r} in this folder probe")
+        return port
+
+    def run_command(self, argv: Sequence[str], *, timeout_s: float = 30.0) -> subprocess.CompletedProcess[str]:
+        """Run ``argv`` in the home folder (real commands, as on the desktop)."""
+        return subprocess.run(list(argv), cwd=self.home, capture_output=True, text=True, timeout=timeout_s, check=False,
+                              stdin=subprocess.DEVNULL)
 
     def write(self, path: str, text: str) -> Path:
         """Put ``text`` at ``path`` in the home folder (its folders made), as an app would have."""

@@ -13,8 +13,10 @@ Files: ``vm_file`` results are paths in the VM's home (``/home/user/X`` -> ``X``
 ``cache_file`` results are the ``stdout`` files post steps write.
 
 The conversions live by the family of checks they produce (``spreadsheet``, ``document``,
-``presentation``, ``files``, ``mail``), each with its table of metric names; adding a
-metric is a function there and a line in its table.
+``presentation``, ``files``, ``mail``, ``image``, ``media``, ``chrome``, ``vscode``, and
+``general`` for the metrics judging any value), each with its table of metric names;
+adding a metric is a function there and a line in its table. Metrics judging a value that
+is not a file read it through :func:`gui_agent.checks.osworld.getters.source_of`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import MappingProxyType
 
-from gui_agent.checks.osworld import document, files, mail, presentation, spreadsheet
+from gui_agent.checks.osworld import (
+    chrome, document, files, general, image, mail, media, presentation, spreadsheet, vscode,
+)
 from gui_agent.errors import OsworldUnsupported
 from gui_agent.checks.osworld.metric import Check, Metric
 
@@ -35,12 +39,15 @@ def infeasible(metric: Metric) -> list[Check]:
 #: OSWorld metric name -> its conversion.
 METRICS: MappingProxyType[str, Callable[[Metric], list[Check]]] = MappingProxyType({
     **spreadsheet.METRICS, **files.METRICS, **document.METRICS, **presentation.METRICS, **mail.METRICS,
+    **general.METRICS, **chrome.METRICS, **image.METRICS, **media.METRICS, **vscode.METRICS,
     "infeasible": infeasible,
 })
 #: Metrics known to have no equivalent, and why (the rest: "no equivalent check").
-NO_EQUIVALENT = {
-    "check_accessibility_tree": "it reads the VM's accessibility tree, which this desktop does not export",
-}
+NO_EQUIVALENT: MappingProxyType[str, str] = MappingProxyType({
+    "check_accessibility_tree": "it reads the VM's accessibility tree, which this desktop does not export yet "
+                                "(the desktop accessibility work brings it)",
+    **general.NO_EQUIVALENT, **chrome.NO_EQUIVALENT, **image.NO_EQUIVALENT, **media.NO_EQUIVALENT, **vscode.NO_EQUIVALENT,
+})
 
 
 def convert_metric(metric: Metric) -> list[Check]:

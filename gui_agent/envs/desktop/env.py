@@ -40,6 +40,8 @@ Use one environment from one thread at a time.
 from __future__ import annotations
 
 import concurrent.futures
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from email.message import EmailMessage
@@ -57,6 +59,7 @@ from gui_agent.envs.base import Env, Observation, StepResult
 from gui_agent.envs.desktop.app_activity import cpu_time_ns
 from gui_agent.envs.desktop.paths import home_relative, strip_home
 from gui_agent.envs.desktop.session import DesktopSession
+from gui_agent.envs.owned_process import OwnedProcess
 from gui_agent.envs.desktop.step_runner import (
     DesktopStepError,
     run_step,
@@ -194,6 +197,42 @@ class DesktopEnv(Env):
         only by saying so, which no file shows.
         """
         return dict(self._done) if self._done is not None else None
+
+    def app_port(self, app: str) -> int:
+        """The loopback port of ``app``'s control interface (DevTools, VLC's HTTP interface).
+
+        Raises:
+            RuntimeError: no episode runs, or the app serves no control interface here.
+        """
+        session = self._session
+        if session is None or app not in session.app_ports:
+            raise RuntimeError(f"the app {app!r} has no control port in this episode (is it in environment.apps?)")
+        return session.app_ports[app]
+
+    def run_command(self, argv: Sequence[str], *, timeout_s: float = 30.0) -> subprocess.CompletedProcess[str]:
+        """Run ``argv`` on the episode's desktop (its display, home folder and environment)
+        and return what it printed: OSWorld's checks read state the apps keep outside files
+        (the clipboard, window sizes, settings) through commands like this.
+
+        Raises:
+            RuntimeError: no episode runs.
+            subprocess.TimeoutExpired: the command ran past ``timeout_s`` (it is killed).
+        """
+        session = self._session
+        if session is None or session.root is None:
+            raise RuntimeError("no desktop is running: call reset() first")
+        with tempfile.TemporaryDirectory(dir=session.private / "tmp") as folder:
+            out, err = Path(folder) / "stdout", Path(folder) / "stderr"
+            # sh sends the command's error output to its own file, so the two stay apart.
+            proc = OwnedProcess(["sh", "-c", 'exec "$@" 2>"$0"', str(err), *argv], name=f"command {argv[0]}",
+                                env=session.env, cwd=session.home, log_path=out)
+            proc.start()
+            finished = proc.wait(timeout_s)
+            proc.stop(grace_s=0.0)  # whatever it left running goes too
+            if not finished:
+                raise subprocess.TimeoutExpired(list(argv), timeout_s)
+            read = lambda path: path.read_text(errors="replace") if path.exists() else ""  # noqa: E731
+            return subprocess.CompletedProcess(list(argv), proc.returncode() or 0, read(out), read(err))
 
     def mail_messages(self) -> list[EmailMessage]:
         return [r.message for r in self.received_mail()]

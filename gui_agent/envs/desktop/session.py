@@ -34,6 +34,7 @@ from gui_agent.envs.desktop.window_manager import start_window_manager
 from gui_agent.envs.desktop.x11_windows import X11Windows
 from gui_agent.envs.desktop.xdotool_input import XdotoolInput
 from gui_agent.envs.desktop.xvfb import XvfbDisplay
+from gui_agent.envs.loopback import free_loopback_port
 from gui_agent.envs.owned_process import OwnedProcess, describe_exit, make_private_dir, sweep_stale_private_dirs
 from gui_agent.errors import EnvDiedError
 
@@ -107,6 +108,7 @@ class DesktopSession:
         self.launched: list[LaunchedApp] = []
         self.env: dict[str, str] = {}
         self.mail_state: dict[str, Any] = {}  # for the mail client's set-up (inbox, ports)
+        self.app_ports: dict[str, int] = {}  # app name -> its reserved control port
 
     # ------------------------------------------------------------------ folders
     @property
@@ -164,10 +166,13 @@ class DesktopSession:
         if self.mail_settings is not None:
             self.smtp = SmtpServer(store_dir=self.private / "mail" / "received")
             self.mail_state["smtp_port"] = self.smtp.start()
-        context = AppContext(home=self.home, private_dir=self.private, env=self.env, settings=self._app_settings())
-        for spec in self.app_specs.values():
+        settings = self._app_settings()
+        for name, spec in self.app_specs.items():
+            if spec.control_port:
+                self.app_ports[name] = free_loopback_port()
             if spec.prepare is not None:
-                spec.prepare(context)
+                spec.prepare(AppContext(home=self.home, private_dir=self.private, env=self.env, settings=settings,
+                                        port=self.app_ports.get(name)))
 
     def _app_environment(self, display: str) -> dict[str, str]:
         keep = ("PATH", "LANG", "LC_ALL", "TZ", "USER", "LOGNAME", "SHELL")

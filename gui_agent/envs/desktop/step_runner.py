@@ -140,7 +140,7 @@ def _app(session: DesktopSession, name: str) -> Any:
 def _launch(session: DesktopSession, args: kinds.LaunchArgs, task_dir: Path | None) -> None:
     if args.app is not None:
         spec = _app(session, args.app)
-        proc = session.launch(spec.launch_argv(args.args, home=session.home), label=spec.title)
+        proc = session.launch(spec.launch_argv(args.args, home=session.home, port=session.app_ports.get(args.app)), label=spec.title)
         window = args.window or spec.window_title
         label = spec.title
     else:
@@ -159,7 +159,7 @@ def _open_file(session: DesktopSession, args: kinds.OpenFileArgs, task_dir: Path
     path = session.resolve(args.path)
     if not path.exists():
         raise DesktopStepError(f"open_file: {args.path} does not exist in the home folder (place it first)")
-    proc = session.launch(spec.open_argv(str(path), home=session.home), label=spec.title, launcher_only=True)
+    proc = session.launch(spec.open_argv(str(path), home=session.home, port=session.app_ports.get(args.app)), label=spec.title, launcher_only=True)
     window = args.window or re.escape(path.name)
     deadline = time.monotonic() + args.timeout_s
     wait_for_window(session, window, timeout_s=args.timeout_s, what=f"open {args.path} in {spec.title}", watch=proc)

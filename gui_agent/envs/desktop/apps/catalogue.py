@@ -11,18 +11,25 @@ from __future__ import annotations
 
 from typing import Literal
 
+from gui_agent.envs.desktop.apps.chrome import CHROME
+from gui_agent.envs.desktop.apps.gimp import GIMP
 from gui_agent.envs.desktop.apps.impress import IMPRESS
 from gui_agent.envs.desktop.apps.libreoffice import CALC
 from gui_agent.envs.desktop.apps.spec import AppContext, AppSpec
+from gui_agent.envs.desktop.apps.terminal import TERMINAL
 from gui_agent.envs.desktop.apps.thunderbird import THUNDERBIRD
+from gui_agent.envs.desktop.apps.vlc import VLC
+from gui_agent.envs.desktop.apps.vscode import VSCODE
 from gui_agent.envs.desktop.apps.writer import WRITER
 from gui_agent.errors import EnvError
 
 #: Every app by name (the names task files may use).
-APPS: dict[str, AppSpec] = {spec.name: spec for spec in (CALC, WRITER, IMPRESS, THUNDERBIRD)}
+APPS: dict[str, AppSpec] = {
+    spec.name: spec for spec in (CALC, WRITER, IMPRESS, THUNDERBIRD, CHROME, GIMP, VLC, VSCODE, TERMINAL)
+}
 #: The same names as a type, for the task-file schema (``environment.apps``, ``launch: {app}``);
 #: a test keeps the two equal.
-DesktopApp = Literal["calc", "writer", "impress", "thunderbird"]
+DesktopApp = Literal["calc", "writer", "impress", "thunderbird", "chrome", "gimp", "vlc", "vscode", "terminal"]
 
 
 def get_app(name: str) -> AppSpec:

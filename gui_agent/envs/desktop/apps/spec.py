@@ -25,6 +25,8 @@ class AppContext:
     private_dir: Path
     env: dict[str, str]
     settings: dict[str, Any] = field(default_factory=dict)
+    #: The loopback port reserved for the app's control interface (None: it has none).
+    port: int | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,10 @@ class AppSpec:
             time (given the home and the command), e.g. a profile a setup step unpacked.
         chatter: regexes of lines the app prints at every start, which say nothing about
             why it crashed; they are left out of the crash message's output.
+        control_port: the app serves a control interface on loopback (Chromium's DevTools,
+            VLC's HTTP interface) that checks read its state through. The session reserves
+            a free port for it per episode; ``{port}`` in :attr:`command` stands for it,
+            and checks ask the probe's ``app_port(name)``.
     """
 
     name: str
@@ -60,6 +66,7 @@ class AppSpec:
     leftovers: Callable[[Path], Sequence[Path]] | None = None
     adapt_command: Callable[[Path, list[str]], list[str]] | None = None
     chatter: tuple[str, ...] = ()
+    control_port: bool = False
 
     def without_chatter(self, output: str) -> str:
         """``output`` less the lines that match :attr:`chatter`."""
@@ -76,17 +83,29 @@ class AppSpec:
             if not required.exists():
                 raise EnvError(f"{self.title} is not installed ({required} is missing): {self.install_hint}")
 
-    def launch_argv(self, args: Sequence[str] = (), *, home: Path | None = None) -> list[str]:
-        """The launch command; ``{home}`` in it becomes the episode's home folder."""
-        argv = [part.format(home=home) if "{home}" in part else part for part in self.command] + list(args)
+    def launch_argv(self, args: Sequence[str] = (), *, home: Path | None = None, port: int | None = None) -> list[str]:
+        """The launch command; ``{home}`` in it becomes the episode's home folder, ``{port}``
+        the app's control port."""
+        argv = [_fill(part, home=home, port=port) for part in self.command] + list(args)
         if self.adapt_command is not None and home is not None:
             argv = self.adapt_command(home, argv)
         return argv
 
-    def open_argv(self, path: str, *, home: Path | None = None) -> list[str]:
+    def open_argv(self, path: str, *, home: Path | None = None, port: int | None = None) -> list[str]:
         if self.open_command is None:
-            return [*self.launch_argv(home=home), path]
+            return [*self.launch_argv(home=home, port=port), path]
         return list(self.open_command(path))
+
+
+def _fill(part: str, *, home: Path | None, port: int | None) -> str:
+    """One word of a launch command with ``{home}`` and ``{port}`` filled in."""
+    if "{home}" in part:
+        part = part.replace("{home}", str(home))
+    if "{port}" in part:
+        if port is None:
+            raise EnvError(f"the launch command {part!r} needs the app's control port, and none was reserved")
+        part = part.replace("{port}", str(port))
+    return part
 
 
 __all__ = ["AppContext", "AppSpec"]
