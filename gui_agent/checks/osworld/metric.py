@@ -19,6 +19,9 @@ from gui_agent.checks.value_rules import FLAG_NAMES
 
 #: A check as a task file writes it (``{"cell_value": {...}}``).
 Check = dict[str, Any]
+#: The getters :class:`Metric` reads itself: files (the VM's, downloads, post steps'
+#: output) and literal rules. Every other getter is a source (:mod:`..getters`).
+BUILT_IN_GETTERS = frozenset({"vm_file", "cloud_file", "cache_file", "rule"})
 
 
 class Files(Protocol):
