@@ -77,6 +77,7 @@ def fit_results_table(results: dict[str, Any], width: int) -> FittedTable:
             table.add_column(header[i], justify="left", overflow="fold", max_width=task_room)
         else:
             table.add_column(header[i], justify="right", no_wrap=True, min_width=len(header[i]))
+    sections = {len(results["tasks"]) - 1, len(rows) - 2}  # after the tasks, and before the overall line
     for index, row in enumerate(rows):
-        table.add_row(*(row[i] for i in keep), end_section=index == len(rows) - 2)
+        table.add_row(*(row[i] for i in keep), end_section=index in sections)
     return FittedTable(table=table, left_out=left_out)

@@ -151,7 +151,23 @@ def summarize(records: Iterable[LedgerRecord | Mapping[str, Any]], *, k: int, ru
         by_task[record.task_id].append(record)
     tasks = [{"task_id": task_id, **_task_group(by_task[task_id], k)} for task_id in sorted(by_task)]
     unscored = [{"key": r.key, "fault": r.fault, "reason": r.reason, "episode": r.episode} for r in everything if not r.scored]
-    return {"k": k, "run": run or {}, "overall": _overall(everything, tasks, k), "tasks": tasks, "unscored": unscored}
+    return {"k": k, "run": run or {}, "overall": _overall(everything, tasks, k), "tasks": tasks,
+            "groups": _groups(everything, tasks, k), "unscored": unscored}
+
+
+def task_group(task_id: str) -> str:
+    """The group a task id belongs to: the id less its last part (``osworld.chrome`` for
+    ``osworld.chrome.<uuid>``, an imported task's domain), or the id itself without dots."""
+    return task_id.rsplit(".", 1)[0] if "." in task_id else task_id
+
+
+def _groups(records: list[LedgerRecord], tasks: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """Metrics per group of tasks (see :func:`task_group`), when the run mixes several groups."""
+    names = sorted({task_group(t["task_id"]) for t in tasks})
+    if len(names) < 2:
+        return []
+    return [{"group": name, **_overall([r for r in records if task_group(r.task_id) == name],
+                                       [t for t in tasks if task_group(t["task_id"]) == name], k)} for name in names]
 
 
 def write_results(out_dir: Path, results: dict[str, Any]) -> tuple[Path, Path]:
@@ -195,7 +211,8 @@ def table_rows(results: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
               "wall s", "tokens/ep", *(["$/ep", "$/success"] if priced else []), "env fail", "service fail", "guards"]
     rows = []
     overall_label = "ALL (tasks averaged for pass@k, pass^k)" if k > 1 else "ALL"
-    for entry in [*results["tasks"], {"task_id": overall_label, **results["overall"]}]:
+    groups = [{"task_id": f"{g['group']} (all {plural(g['tasks'], 'task')})", **g} for g in results.get("groups", [])]
+    for entry in [*results["tasks"], *groups, {"task_id": overall_label, **results["overall"]}]:
         money = [_usd(entry.get("cost_per_episode")), _usd(entry.get("cost_per_success"))] if priced else []
         rows.append([
             entry["task_id"], f"{entry['successes']}/{entry['scored']}", _pct(entry["pass@1"]), _ci(entry["pass@1_ci95"]),
