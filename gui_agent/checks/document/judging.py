@@ -7,7 +7,11 @@ import difflib
 import re
 from typing import Any
 
+from gui_agent.checks.document import scoring, structure
+from gui_agent.checks.document.colors import color_distance
+from gui_agent.checks.document.loading import reference_document, saved_document
 from gui_agent.checks.document.models import (
+    RUN_PROPS,
     DocumentEquationsArgs,
     DocumentEquationsCheck,
     DocumentTextEqualArgs,
@@ -22,31 +26,27 @@ from gui_agent.checks.document.models import (
     ParagraphAlignmentCheck,
     ParagraphFormatEqualArgs,
     ParagraphFormatEqualCheck,
+    ParagraphLineSpacingArgs,
+    ParagraphLineSpacingCheck,
     RunFormatArgs,
     RunFormatCheck,
+    RunSelection,
 )
-from gui_agent.checks.document.reader import Document, Run, read_document
+from gui_agent.checks.document.ocr import OCR_CHECKS
+from gui_agent.checks.document.parts import Document, Run
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.probes import DesktopProbe
-from gui_agent.checks.reports import Report, cut, missing, verdict
-
-
-def _read(probe: Any, path: str, report: dict[str, Any]) -> Document | None:
-    found = probe.resolve_path(path)
-    if not found.is_file():
-        missing(report, path)
-        return None
-    return read_document(found)
+from gui_agent.checks.reports import Report, cut, verdict
 
 
 def _texts(document: Document, args: DocumentTextEqualArgs) -> list[str]:
     texts = [p.text for p in document.paragraphs]
     if args.distinct:
         return sorted({t.strip() for t in texts if t.strip()})
-    if args.delete_empty_lines:
-        texts = [t for t in texts if t.strip()]
     if args.ignore_order:
         texts = sorted(texts)
+    if args.delete_empty_lines:
+        texts = [t for t in texts if (t if args.keep_whitespace_lines else t.strip())]
     return texts
 
 
@@ -55,10 +55,10 @@ def _normal(text: str, args: DocumentTextEqualArgs) -> str:
 
 
 def _document_text_equal(args: DocumentTextEqualArgs, probe: DesktopProbe, report: Report) -> None:
-    document = _read(probe, args.path, report)
+    document = saved_document(probe, args.path, report)
     if document is None:
         return
-    ours, theirs = _texts(document, args), _texts(read_document(probe.task_file(args.expected)), args)
+    ours, theirs = _texts(document, args), _texts(reference_document(probe, args.expected), args)
     if args.ignore_blanks and not args.distinct:
         a = _normal(re.sub(r"\s+", " ", "\n".join(ours)).strip(), args)
         b = _normal(re.sub(r"\s+", " ", "\n".join(theirs)).strip(), args)
@@ -77,16 +77,16 @@ def _document_text_equal(args: DocumentTextEqualArgs, probe: DesktopProbe, repor
     report["observed"] = {"paragraphs": len(ours)}
     differences = [f"paragraph {i + 1} is {cut(x)!r}, expected {cut(y)!r}"
                    for i, (x, y) in enumerate(zip(ours, theirs)) if _normal(x, args) != _normal(y, args)]
-    if len(ours) != len(theirs):
+    if len(ours) != len(theirs) and not args.ignore_extra_paragraphs:
         differences.append(f"{len(ours)} paragraph(s), expected {len(theirs)}")
     verdict(report, differences, ok=f"the {len(ours)} paragraph(s) equal {args.expected}'s")
 
 
 def _paragraph_format_equal(args: ParagraphFormatEqualArgs, probe: DesktopProbe, report: Report) -> None:
-    document = _read(probe, args.path, report)
+    document = saved_document(probe, args.path, report)
     if document is None:
         return
-    ours, theirs = document.paragraphs, read_document(probe.task_file(args.expected)).paragraphs
+    ours, theirs = document.paragraphs, reference_document(probe, args.expected).paragraphs
     differences = [f"{len(ours)} paragraph(s), expected {len(theirs)}"] if len(ours) != len(theirs) else []
     for i, (a, b) in enumerate(zip(ours, theirs)):
         differences += [f"paragraph {i + 1} ({cut(a.text[:40])!r}) {p} is {getattr(a, p)!r}, expected {getattr(b, p)!r}"
@@ -100,49 +100,34 @@ def _highlighted(document: Document) -> list[str]:
 
 
 def _highlighted_text_equal(args: HighlightedTextEqualArgs, probe: DesktopProbe, report: Report) -> None:
-    document = _read(probe, args.path, report)
+    document = saved_document(probe, args.path, report)
     if document is None:
         return
-    ours, theirs = _highlighted(document), _highlighted(read_document(probe.task_file(args.expected)))
+    ours, theirs = _highlighted(document), _highlighted(reference_document(probe, args.expected))
     report["observed"] = {"highlighted": ours[:20]}
     differences = [f"{t!r} is not highlighted" for t in theirs if t not in ours] + [f"{t!r} is highlighted" for t in ours if t not in theirs]
     verdict(report, differences, ok=f"the same {len(ours)} highlighted text(s) as {args.expected}")
 
 
-def _lab(hex_color: str) -> tuple[float, float, float]:
-    """sRGB hex -> CIE L*a*b* (D65)."""
-    channels = []
-    for i in (0, 2, 4):
-        c = int(hex_color[i:i + 2], 16) / 255
-        channels.append(((c + 0.055) / 1.055) ** 2.4 if c > 0.04045 else c / 12.92)
-    r, g, b = channels
-    xyz = (
-        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
-        0.2126 * r + 0.7152 * g + 0.0722 * b,
-        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
-    )
-    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz]
-    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+def _prop(run: Run, prop: str) -> Any:
+    """A run's property; ``uppercase`` is read from its text (``str.isupper``, as OSWorld's
+    ``evaluate_conversion`` asks)."""
+    return run.text.isupper() if prop == "uppercase" else getattr(run, prop)
 
 
-def color_distance(a: str, b: str) -> float:
-    """CIE76 ΔE between two hex colours (0 = the same; about 2.3 is just noticeable)."""
-    la, lb = _lab(a.removeprefix("#").upper()), _lab(b.removeprefix("#").upper())
-    return sum((x - y) ** 2 for x, y in zip(la, lb)) ** 0.5
-
-
-_RUN_PROPS = ("bold", "italic", "underline", "strike", "subscript", "superscript", "font_name", "font_size", "color", "highlight")
+def _selected(run: Run, among: RunSelection | None) -> bool:
+    return among is None or all(bool(_prop(run, p)) == wanted for p, wanted in among.model_dump(exclude_none=True).items())
 
 
 def _run_mismatches(run: Run, args: RunFormatArgs) -> list[str]:
     wrong = []
-    for prop in _RUN_PROPS:
+    for prop in RUN_PROPS:
         wanted = getattr(args, prop)
         if wanted is None:
             continue
-        got = getattr(run, prop)
+        got = _prop(run, prop)
         if prop in ("color", "highlight"):
-            ok = got is not None and color_distance(got, wanted) <= args.color_tolerance
+            ok = got is not None and color_distance(got, wanted, args.color_formula) <= args.color_tolerance
         elif isinstance(wanted, bool):
             ok = bool(got) == wanted
         elif prop == "font_size":
@@ -154,37 +139,55 @@ def _run_mismatches(run: Run, args: RunFormatArgs) -> list[str]:
     return wrong
 
 
+def _place(document: Document, args: RunFormatArgs) -> tuple[list[Run] | None, str]:
+    """The runs of the place ``args`` names, and how to say it (None: no such paragraph)."""
+    if args.paragraph is not None:
+        count = len(document.paragraphs)
+        if not -count <= args.paragraph < count:
+            return None, f"{args.path} has {count} paragraph(s), none at position {args.paragraph}"
+        return document.paragraphs[args.paragraph].runs, f" in paragraph {args.paragraph % count + 1}"
+    if args.in_tables:
+        return document.table_runs, " in tables"
+    if args.body_only:
+        return [r for p in document.paragraphs for r in p.runs], " outside tables"
+    return document.all_runs(), ""
+
+
 def _run_format(args: RunFormatArgs, probe: DesktopProbe, report: Report) -> None:
-    document = _read(probe, args.path, report)
+    document = saved_document(probe, args.path, report)
     if document is None:
         return
-    runs = document.table_runs if args.in_tables else document.all_runs()
-    runs = [r for r in runs if r.text.strip() and (args.matching is None or re.search(args.matching, r.text))]
+    runs, where = _place(document, args)
+    if runs is None:
+        report.update(observed={"paragraphs": len(document.paragraphs)}, reason=where)
+        return
+    runs = [r for r in runs if (args.blank_runs or r.text.strip()) and _selected(r, args.among)
+            and (args.matching is None or re.search(args.matching, r.text))]
     checked = [(r, _run_mismatches(r, args)) for r in runs]
     fitting = [r for r, wrong in checked if not wrong]
-    wanted = ", ".join(f"{p} {getattr(args, p)!r}" for p in _RUN_PROPS if getattr(args, p) is not None)
+    wanted = ", ".join(f"{p} {getattr(args, p)!r}" for p in RUN_PROPS if getattr(args, p) is not None)
     report["observed"] = {"runs": len(runs), "fitting": len(fitting)}
-    ok, reason = _RUN_MODES[args.mode](checked, fitting, wanted)
-    report.update(passed=ok, reason=reason)
+    ok, reason = _RUN_MODES[args.mode](checked, fitting, wanted, args.min_runs)
+    report.update(passed=ok, reason=reason + where)
 
 
-def _some_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str) -> tuple[bool, str]:
+def _some_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str, least: int) -> tuple[bool, str]:
     if fitting:
         return True, f"{len(fitting)} of {len(checked)} run(s) have {wanted}, e.g. {cut(fitting[0].text)!r}"
     return False, f"none of {len(checked)} run(s) has {wanted}"
 
 
-def _every_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str) -> tuple[bool, str]:
+def _every_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str, least: int) -> tuple[bool, str]:
     misfits = [(r, wrong) for r, wrong in checked if wrong]
-    if not checked:
-        return False, "no run to check"
+    if len(checked) < least:
+        return False, "no run to check" if not checked else f"{len(checked)} run(s) to check, at least {least} needed"
     if not misfits:
         return True, f"all {len(checked)} run(s) have {wanted}"
     run, wrong = misfits[0]
     return False, f"{len(misfits)} of {len(checked)} run(s) lack {wanted}, e.g. {cut(run.text)!r} has {', '.join(wrong)}"
 
 
-def _no_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str) -> tuple[bool, str]:
+def _no_run(checked: list[tuple[Run, list[str]]], fitting: list[Run], wanted: str, least: int) -> tuple[bool, str]:
     if not fitting:
         return True, f"no run has {wanted}"
     return False, f"{len(fitting)} run(s) still have {wanted}, e.g. {cut(fitting[0].text)!r}"
@@ -195,7 +198,7 @@ _RUN_MODES = {"some": _some_run, "every": _every_run, "none": _no_run}
 
 
 def _paragraph_alignment(args: ParagraphAlignmentArgs, probe: DesktopProbe, report: Report) -> None:
-    document = _read(probe, args.path, report)
+    document = saved_document(probe, args.path, report)
     if document is None:
         return
     if args.paragraph >= len(document.paragraphs):
@@ -209,7 +212,7 @@ def _paragraph_alignment(args: ParagraphAlignmentArgs, probe: DesktopProbe, repo
 
 
 def _page_breaks(args: PageBreaksArgs, probe: DesktopProbe, report: Report) -> None:
-    document = _read(probe, args.path, report)
+    document = saved_document(probe, args.path, report)
     if document is None:
         return
     count = document.page_breaks
@@ -219,7 +222,7 @@ def _page_breaks(args: PageBreaksArgs, probe: DesktopProbe, report: Report) -> N
 
 
 def _footer_page_numbers(args: FooterPageNumbersArgs, probe: DesktopProbe, report: Report) -> None:
-    document = _read(probe, args.path, report)
+    document = saved_document(probe, args.path, report)
     if document is None:
         return
     footers = document.footers
@@ -232,12 +235,42 @@ def _footer_page_numbers(args: FooterPageNumbersArgs, probe: DesktopProbe, repor
 
 
 def _document_equations(args: DocumentEquationsArgs, probe: DesktopProbe, report: Report) -> None:
-    document = _read(probe, args.path, report)
+    document = saved_document(probe, args.path, report)
     if document is None:
         return
     count = document.equations
     report.update(observed={"equations": count}, passed=count >= args.min_count,
                   reason=f"{args.path} holds {count} equation(s), at least {args.min_count} expected")
+
+
+def _spacing_multiple(value: Any) -> float | None:
+    """A line spacing as a multiple of one line: python-docx's float, or an ODF ``150%``."""
+    if isinstance(value, float):
+        return value
+    if isinstance(value, str) and value.endswith("%"):
+        try:
+            return float(value[:-1]) / 100
+        except ValueError:
+            return None
+    return None
+
+
+def _paragraph_line_spacing(args: ParagraphLineSpacingArgs, probe: DesktopProbe, report: Report) -> None:
+    document = saved_document(probe, args.path, report)
+    if document is None:
+        return
+    count = len(document.paragraphs)
+    if not -count <= args.paragraph < count:
+        report.update(observed={"paragraphs": count}, reason=f"{args.path} has {count} paragraph(s), none at position {args.paragraph}")
+        return
+    paragraph = document.paragraphs[args.paragraph]
+    got = _spacing_multiple(paragraph.line_spacing)
+    shown = got if got is not None else paragraph.line_spacing
+    ok = got is not None and abs(got - args.equals) < 1e-6
+    report.update(observed={"line_spacing": shown if isinstance(shown, (float, str)) or shown is None else str(shown),
+                            "text": cut(paragraph.text)}, passed=ok,
+                  reason=f"paragraph {args.paragraph % count + 1} ({cut(paragraph.text[:40])!r}) has line spacing "
+                         f"{shown!r}, expected {args.equals:g} line(s)")
 
 
 #: This family's checks, each with its judge, in the order error messages list them.
@@ -250,6 +283,10 @@ CHECKS: tuple[CheckType, ...] = (
     CheckType(PageBreaksCheck, _page_breaks),
     CheckType(FooterPageNumbersCheck, _footer_page_numbers),
     CheckType(DocumentEquationsCheck, _document_equations),
+    CheckType(ParagraphLineSpacingCheck, _paragraph_line_spacing),
+    *structure.CHECKS,
+    *scoring.CHECKS,
+    *OCR_CHECKS,
 )
 
 __all__ = ["color_distance"]

@@ -13,6 +13,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from gui_agent.checks.document.colors import Formula
 from gui_agent.envs.desktop.paths import HomePath, TaskPath
 from gui_agent.schema import NonBlank, Regex, SingleKey, StrictModel
 
@@ -27,6 +28,10 @@ class DocumentTextEqualArgs(StrictModel):
     empty paragraphs, ``ignore_order`` sorts them, ``distinct`` compares the sets of
     stripped non-empty paragraphs (OSWorld's ``compare_docx_lines``), ``min_similarity``
     (0-1) accepts texts at least that similar (difflib's ratio) instead of equal ones.
+    ``keep_whitespace_lines`` makes ``delete_empty_lines`` drop only paragraphs with no
+    text at all (OSWorld's ``compare_docx_files_and_ignore_new_lines``), keeping those of
+    spaces. ``ignore_extra_paragraphs`` (paragraph by paragraph only) compares as many
+    paragraphs as the shorter document has (OSWorld's ``compare_init_lines``).
     """
 
     path: HomePath
@@ -37,6 +42,15 @@ class DocumentTextEqualArgs(StrictModel):
     delete_empty_lines: bool = False
     distinct: bool = False
     min_similarity: float | None = Field(default=None, gt=0, le=1)
+    keep_whitespace_lines: bool = False
+    ignore_extra_paragraphs: bool = False
+
+    @model_validator(mode="after")
+    def _paragraph_wise(self) -> DocumentTextEqualArgs:
+        if self.ignore_extra_paragraphs and (self.ignore_blanks or self.distinct):
+            raise PydanticCustomError("options", "ignore_extra_paragraphs compares paragraph by paragraph: "
+                                      "it needs ignore_blanks: false (and not distinct)", {"key": None})
+        return self
 
 
 class ParagraphFormatEqualArgs(StrictModel):
@@ -55,42 +69,80 @@ class HighlightedTextEqualArgs(StrictModel):
     expected: TaskPath
 
 
-class RunFormatArgs(StrictModel):
-    """Runs of text (the pieces of a paragraph sharing one format) have a format.
+#: The run properties that are on or off.
+RUN_FLAGS = ("bold", "italic", "underline", "strike", "subscript", "superscript", "uppercase")
+#: Every run property ``run_format`` can ask for.
+RUN_PROPS = (*RUN_FLAGS, "font_name", "font_size", "color", "highlight")
 
-    ``which``: the runs considered: those whose text matches ``matching`` (a regex; all
-    non-empty runs by default), only in tables with ``in_tables``. ``mode``: ``some`` (at
-    least one considered run has every given property), ``every`` (all of them do) or
-    ``none`` (none has them; e.g. no yellow highlight left). ``color`` / ``highlight`` are
-    hex colours compared within ``color_tolerance`` (CIE76 ΔE in Lab; 0 = exact).
-    """
 
-    path: HomePath
-    mode: Literal["some", "every", "none"] = "some"
-    matching: Regex | None = None
-    in_tables: bool = False
+class RunSelection(StrictModel):
+    """Which runs a ``run_format`` considers, by properties they have (``{italic: true}``:
+    the italic runs). ``uppercase``: the run's text is in capitals (Python's ``str.isupper``)."""
+
     bold: bool | None = None
     italic: bool | None = None
     underline: bool | None = None
     strike: bool | None = None
     subscript: bool | None = None
     superscript: bool | None = None
+    uppercase: bool | None = None
+
+    @model_validator(mode="after")
+    def _some_flag(self) -> RunSelection:
+        if all(getattr(self, p) is None for p in RUN_FLAGS):
+            raise PydanticCustomError("props", "expected at least one of: {props}", {"props": ", ".join(RUN_FLAGS), "key": None})
+        return self
+
+
+class RunFormatArgs(StrictModel):
+    """Runs of text (the pieces of a paragraph sharing one format) have a format.
+
+    The runs considered: those with non-blank text (every run with ``blank_runs``, as
+    OSWorld's loops see them), whose text matches ``matching`` (a regex), which have the
+    properties of ``among`` (``{italic: true}``), and of one place: ``in_tables`` (only
+    in tables), ``body_only`` (only outside tables) or ``paragraph`` (the body paragraph
+    at that 0-based position; -1 is the last). ``mode``: ``some`` (at least one
+    considered run has every given property), ``every`` (all of them do, and there are at
+    least ``min_runs``; 0 lets a document with none pass, as OSWorld's loops do) or
+    ``none`` (none has them; e.g. no yellow highlight left). ``uppercase``: the text is in
+    capitals (``str.isupper``). ``color`` / ``highlight`` are hex colours compared within
+    ``color_tolerance`` ΔE in Lab, by ``color_formula`` (``cie76`` or ``ciede2000``; 0 = exact).
+    """
+
+    path: HomePath
+    mode: Literal["some", "every", "none"] = "some"
+    matching: Regex | None = None
+    among: RunSelection | None = None
+    in_tables: bool = False
+    body_only: bool = False
+    paragraph: int | None = Field(default=None, strict=True)
+    blank_runs: bool = False
+    min_runs: int = Field(default=1, strict=True, ge=0)
+    bold: bool | None = None
+    italic: bool | None = None
+    underline: bool | None = None
+    strike: bool | None = None
+    subscript: bool | None = None
+    superscript: bool | None = None
+    uppercase: bool | None = None
     font_name: NonBlank | None = None
     font_size: float | None = Field(default=None, gt=0)
     color: NonBlank | None = None
     highlight: NonBlank | None = None
     color_tolerance: float = Field(default=0.0, ge=0)
+    color_formula: Formula = "cie76"
 
     @model_validator(mode="after")
     def _some_property(self) -> RunFormatArgs:
-        props = ("bold", "italic", "underline", "strike", "subscript", "superscript", "font_name", "font_size", "color", "highlight")
-        if all(getattr(self, p) is None for p in props):
-            raise PydanticCustomError("props", "expected at least one of: {props}", {"props": ", ".join(props), "key": None})
+        if all(getattr(self, p) is None for p in RUN_PROPS):
+            raise PydanticCustomError("props", "expected at least one of: {props}", {"props": ", ".join(RUN_PROPS), "key": None})
         for key in ("color", "highlight"):
             value = getattr(self, key)
             if value is not None and not _is_hex(value):
                 raise PydanticCustomError("color", "{key} must be six hex digits like 'FF0000', got {value!r}",
                                           {"key": key, "value": value})
+        if sum((self.in_tables, self.body_only, self.paragraph is not None)) > 1:
+            raise PydanticCustomError("place", "in_tables, body_only and paragraph each choose where the runs are: give one", {"key": None})
         return self
 
 
@@ -126,6 +178,17 @@ class DocumentEquationsArgs(StrictModel):
 
     path: HomePath
     min_count: int = Field(default=1, strict=True, ge=1)
+
+
+class ParagraphLineSpacingArgs(StrictModel):
+    """The body paragraph at 0-based ``paragraph`` (-1: the last) has its own line spacing
+    ``equals`` times a single line (``1.5``; a ``.odt``'s ``150%`` reads 1.5). Spacing
+    inherited from a style, or given as a fixed height, is not a multiple and does not
+    match (as python-docx reports it to OSWorld's ``evaluate_spacing``)."""
+
+    path: HomePath
+    paragraph: int = Field(strict=True)
+    equals: float = Field(gt=0)
 
 
 class DocumentTextEqualCheck(SingleKey):
@@ -166,3 +229,8 @@ class FooterPageNumbersCheck(SingleKey):
 class DocumentEquationsCheck(SingleKey):
     name: ClassVar[str] = "document_equations"
     document_equations: DocumentEquationsArgs
+
+
+class ParagraphLineSpacingCheck(SingleKey):
+    name: ClassVar[str] = "paragraph_line_spacing"
+    paragraph_line_spacing: ParagraphLineSpacingArgs
