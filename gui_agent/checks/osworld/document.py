@@ -124,7 +124,9 @@ def evaluate_colored_words_in_tables(metric: Metric) -> list[Check]:
 
 
 def contains_page_break(metric: Metric) -> list[Check]:
-    count = metric.rules().get("page_break_count") if isinstance(metric.expected, dict) else None
+    # Newer OSWorld reads an optional rules.page_break_count; older versions take no expected.
+    is_rule = isinstance(metric.expected, dict) and metric.expected.get("type") == "rule"
+    count = metric.rules().get("page_break_count") if is_rule else None
     check: dict[str, Any] = {"path": metric.result_path(*_DOCS)}
     if isinstance(count, int):
         check["count"] = count
