@@ -1,8 +1,9 @@
 """Checks of mail: what the environment's loopback SMTP server received, and the mail
 client's own state (Thunderbird's preferences, message filters, accounts and folders).
 
-They cover OSWorld's ``check_thunderbird_prefs`` and ``check_thunderbird_filter`` (and
-the stored accounts ``check_csv`` lists), on the files Thunderbird writes, and the mail
+They cover OSWorld's ``check_thunderbird_prefs``, ``check_thunderbird_filter`` and
+``check_thunderbird_folder`` (and the stored accounts ``check_csv`` lists), on the files
+Thunderbird writes, and the mail
 an agent sends (``email_received``, which needs the environment's ``mail`` server).
 """
 
@@ -25,7 +26,7 @@ from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import MAX_DIFFERENCES, Report, cut, missing, verdict, written_file
 from gui_agent.checks.value_rules import ValueRule, matches
 from gui_agent.envs.desktop.apps.thunderbird import default_profile
-from gui_agent.envs.desktop.paths import HomePath
+from gui_agent.envs.desktop.paths import HomePath, TaskPath
 from gui_agent.schema import NonBlank, SingleKey, StrictModel
 
 # ---------------------------------------------------------------------- what a task file writes
@@ -114,6 +115,24 @@ class MailFolderArgs(StrictModel):
     subjects: list[NonBlank] = Field(default_factory=list)
 
 
+class MailFolderEqualArgs(StrictModel):
+    """The mail folder (an mbox file) or saved message (``.eml``) at ``path`` holds the
+    messages ``expected`` (one shipped in the task's folder) holds, in any order (OSWorld's
+    ``check_thunderbird_folder``). Each message is compared whole, headers and body, less
+    the mbox separator line (it carries the time the message was written to the folder):
+    ``ignore_status`` leaves out Thunderbird's ``X-Mozilla-Status`` headers (read, flagged
+    ... flags), ``ignore_keys`` its ``X-Mozilla-Keys`` (tags); ``remove_deleted`` leaves
+    out messages marked deleted but not yet compacted away, ``remove_duplicate`` counts
+    repeated messages once."""
+
+    path: HomePath
+    expected: TaskPath
+    ignore_status: bool = False
+    ignore_keys: bool = False
+    remove_deleted: bool = True
+    remove_duplicate: bool = True
+
+
 class EmailReceivedCheck(SingleKey):
     name: ClassVar[str] = "email_received"
     email_received: EmailReceivedArgs
@@ -137,6 +156,11 @@ class ThunderbirdAccountsCheck(SingleKey):
 class MailFolderCheck(SingleKey):
     name: ClassVar[str] = "mail_folder"
     mail_folder: MailFolderArgs
+
+
+class MailFolderEqualCheck(SingleKey):
+    name: ClassVar[str] = "mail_folder_equal"
+    mail_folder_equal: MailFolderEqualArgs
 
 
 # ---------------------------------------------------------------------- mail received
@@ -337,6 +361,52 @@ def _mail_folder(args: MailFolderArgs, probe: DesktopProbe, report: Report) -> N
     report["observed"] = {"messages": len(subjects), "subjects": subjects[:20]}
     verdict(report, problems, ok=f"{args.path} holds {len(subjects)} message(s), as expected")
 
+#: Thunderbird's flag for a message deleted but still in its folder's file (X-Mozilla-Status).
+DELETED_FLAG = 0x0008
+
+
+def folder_messages(path: Path) -> list[str]:
+    """The raw messages of an mbox file (each without its ``From `` separator line), or the
+    one message of a file that is not an mbox (an ``.eml``); line endings as ``\n``."""
+    text = path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n")
+    if not text.startswith("From "):
+        return [text.strip()] if text.strip() else []
+    return [part.split("\n", 1)[1].strip() if "\n" in part else "" for part in re.split(r"(?m)^(?=From )", text) if part]
+
+
+def _normal_messages(path: Path, args: MailFolderEqualArgs) -> list[str]:
+    kept = []
+    for message in folder_messages(path):
+        head = message.split("\n\n", 1)[0]
+        status = re.search(r"(?mi)^X-Mozilla-Status:\s*([0-9a-f]+)", head)
+        if args.remove_deleted and status and int(status.group(1), 16) & DELETED_FLAG:
+            continue
+        if args.ignore_status:
+            message = re.sub(r"(?mi)^X-Mozilla-Status\d?:.*\n", "", message)
+        if args.ignore_keys:
+            message = re.sub(r"(?mi)^X-Mozilla-Keys:.*\n", "", message)
+        kept.append(message.strip())
+    return sorted(set(kept)) if args.remove_duplicate else sorted(kept)
+
+
+def _subject(message: str) -> str:
+    found = re.search(r"(?mi)^Subject:[ \t]*(.*)$", message.split("\n\n", 1)[0])
+    return found.group(1).strip() if found else "(no subject)"
+
+
+def _mail_folder_equal(args: MailFolderEqualArgs, probe: DesktopProbe, report: Report) -> None:
+    path = written_file(probe, args.path, report)
+    if path is None:
+        return
+    got, want = _normal_messages(path, args), _normal_messages(probe.task_file(args.expected), args)
+    report["observed"] = {"messages": len(got), "subjects": [_subject(m) for m in got[:20]]}
+    problems = [f"message {_subject(m)!r} is missing or differs" for m in want if m not in got]
+    problems += [f"message {_subject(m)!r} is not in {args.expected}" for m in got if m not in want]
+    if not problems and len(got) != len(want):
+        problems.append(f"{args.path} holds {len(got)} messages, {args.expected} {len(want)}")
+    verdict(report, problems, ok=f"{args.path} holds the {len(got)} message(s) of {args.expected}")
+
+
 #: This family's checks, each with its judge, in the order error messages list them.
 CHECKS: tuple[CheckType, ...] = (
     CheckType(EmailReceivedCheck, _email_received),
@@ -344,4 +414,5 @@ CHECKS: tuple[CheckType, ...] = (
     CheckType(ThunderbirdFiltersCheck, _thunderbird_filters),
     CheckType(ThunderbirdAccountsCheck, _thunderbird_accounts),
     CheckType(MailFolderCheck, _mail_folder),
+    CheckType(MailFolderEqualCheck, _mail_folder_equal),
 )

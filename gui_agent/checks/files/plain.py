@@ -1,10 +1,9 @@
-"""Checks of files and plain data: a file exists, contains a text, equals a shipped one;
-its lines, CSV rows, JSON values, an SQLite query's rows, a PDF's pages.
+"""Checks of plain files and data: a file exists, contains a text, equals a shipped one;
+its lines, CSV rows, JSON values, an SQLite query's rows.
 
-They cover OSWorld's ``compare_csv``, ``check_list``, ``check_csv``, ``check_json``, the
-sqlite checks and ``check_pdf_pages``, on the files the desktop environment's apps write.
-Paths are relative to the episode's home folder; ``expected`` files are shipped in the
-task's folder.
+They cover OSWorld's ``compare_csv``, ``check_list``, ``check_csv``, ``check_json`` and
+the sqlite checks, on the files the desktop environment's apps write. Paths are relative
+to the episode's home folder; ``expected`` files are shipped in the task's folder.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import csv
 import json
 import re
 import sqlite3
-from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
@@ -21,6 +19,7 @@ from pydantic_core import PydanticCustomError
 
 from gui_agent.checks.expectations import expect_records, expect_something
 from gui_agent.checks.family import CheckType
+from gui_agent.checks.files.compare import line_difference, lines_of
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, cut, verdict, written_file
 from gui_agent.checks.value_rules import ValueRule, matches
@@ -51,10 +50,14 @@ class FileContainsArgs(StrictModel):
 
 class FileEqualArgs(StrictModel):
     """The text of ``path`` equals that of ``expected`` (a file shipped in the task's folder),
-    line by line, ignoring line endings and trailing spaces (OSWorld's ``compare_csv``)."""
+    line by line, ignoring line endings, trailing spaces and trailing empty lines (OSWorld's
+    ``compare_csv``); ``strip``: leading spaces too (its ``strict: false``); ``ignore_case``:
+    letter case too."""
 
     path: HomePath
     expected: TaskPath
+    strip: bool = False
+    ignore_case: bool = False
 
 
 class LinesMatchArgs(StrictModel):
@@ -122,13 +125,6 @@ class SqliteQueryArgs(StrictModel):
         return self
 
 
-class PdfPagesArgs(StrictModel):
-    """The PDF file's page count satisfies ``pages`` (e.g. ``{method: eq, ref: 1}``)."""
-
-    path: HomePath
-    pages: ValueRule
-
-
 class FileExistsCheck(SingleKey):
     name: ClassVar[str] = "file_exists"
     file_exists: FileExistsArgs
@@ -164,11 +160,6 @@ class SqliteQueryCheck(SingleKey):
     sqlite_query: SqliteQueryArgs
 
 
-class PdfPagesCheck(SingleKey):
-    name: ClassVar[str] = "pdf_pages"
-    pdf_pages: PdfPagesArgs
-
-
 # ---------------------------------------------------------------------- judging
 
 
@@ -193,28 +184,16 @@ def _file_contains(args: FileContainsArgs, probe: DesktopProbe, report: Report) 
     report.update(passed=ok, reason=f"{args.path} ({len(text)} characters) {'does' if ok else 'does not'} {wanted}")
 
 
-def _lines(path: Path) -> list[str]:
-    return [line.rstrip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
-
-
 def _file_equal(args: FileEqualArgs, probe: DesktopProbe, report: Report) -> None:
     path = probe.resolve_path(args.path)
     if not path.is_file():
         report.update(observed={"exists": False}, reason=f"{args.path} does not exist")
         return
-    got, want = _lines(path), _lines(probe.task_file(args.expected))
-    while got and not got[-1]:
-        got.pop()
-    while want and not want[-1]:
-        want.pop()
-    differing = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
+    got = lines_of(path, strip=args.strip, ignore_case=args.ignore_case)
+    want = lines_of(probe.task_file(args.expected), strip=args.strip, ignore_case=args.ignore_case)
     report["observed"] = {"exists": True, "lines": len(got)}
-    if differing is not None:
-        report["reason"] = f"line {differing + 1} of {args.path} is {cut(got[differing])!r}, expected {cut(want[differing])!r}"
-    elif len(got) != len(want):
-        report["reason"] = f"{args.path} has {len(got)} line(s), {args.expected} has {len(want)}"
-    else:
-        report.update(passed=True, reason=f"{args.path} equals {args.expected} ({len(got)} lines)")
+    difference = line_difference(got, want, args.path, args.expected)
+    report.update(passed=difference is None, reason=difference or f"{args.path} equals {args.expected} ({len(got)} lines)")
 
 
 def _lines_match(args: LinesMatchArgs, probe: DesktopProbe, report: Report) -> None:
@@ -289,22 +268,8 @@ def _sqlite_query(args: SqliteQueryArgs, probe: DesktopProbe, report: Report) ->
     report.update(passed=ok, reason=f"the query returned {len(rows)} row(s) {cut(repr(rows))}, expected {wanted}")
 
 
-def pdf_page_count(path: Path) -> int:
-    """Pages of a PDF: its ``/Type /Page`` objects (not ``/Pages``), as LibreOffice writes them uncompressed."""
-    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", path.read_bytes()))
 
-
-def _pdf_pages(args: PdfPagesArgs, probe: DesktopProbe, report: Report) -> None:
-    path = written_file(probe, args.path, report)
-    if path is None:
-        return
-    if not path.read_bytes().startswith(b"%PDF"):
-        raise ValueError(f"{args.path} is not a PDF file")
-    pages = pdf_page_count(path)
-    report.update(observed={"pages": pages}, passed=matches(pages, args.pages),
-                  reason=f"{args.path} has {pages} page(s), expected {args.pages.describe()}")
-
-#: This family's checks, each with its judge, in the order error messages list them.
+#: These checks, each with its judge, in the order error messages list them.
 CHECKS: tuple[CheckType, ...] = (
     CheckType(FileExistsCheck, _file_exists),
     CheckType(FileContainsCheck, _file_contains),
@@ -313,5 +278,4 @@ CHECKS: tuple[CheckType, ...] = (
     CheckType(CsvRowsCheck, _csv_rows),
     CheckType(JsonValuesCheck, _json_values),
     CheckType(SqliteQueryCheck, _sqlite_query),
-    CheckType(PdfPagesCheck, _pdf_pages),
 )
