@@ -8,11 +8,15 @@ import subprocess
 import tarfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import pytest
+import yaml
 from PIL import Image
 
+from gui_agent.checks.evaluation import evaluate
+from gui_agent.task import load_task_text
 from tests.checks.check_helpers import FolderProbe, check, passes
 
 matplotlib.use("Agg")
@@ -55,10 +59,26 @@ def test_pdf_text_compares_every_pages_text(probe: FolderProbe) -> None:
     assert passes({"pdf_text": {"path": "same.pdf", "expected": "gold.pdf"}}, probe)
     report = check({"pdf_text": {"path": "other.pdf", "expected": "gold.pdf"}}, probe)
     assert not report["passed"] and "Chapter 3 Expanders" in report["reason"], report
-    assert passes({"pdf_text": {"path": "other.pdf", "expected": "gold.pdf", "min_similarity": 0.6}}, probe)
+    assert 0.6 < report["observed"]["score"] < 1.0, report
+    assert passes({"pdf_text": {"path": "other.pdf", "expected": "gold.pdf", "min_score": 0.6}}, probe)
     (probe.home / "fake.pdf").write_text("not a pdf")
     assert "not a PDF" in check({"pdf_text": {"path": "fake.pdf", "expected": "gold.pdf"}}, probe)["error"]
     assert "does not exist" in check({"pdf_text": {"path": "missing.pdf", "expected": "gold.pdf"}}, probe)["reason"]
+
+
+def reward(spec: dict[str, Any], probe: FolderProbe) -> float:
+    """The episode's reward when ``spec`` is the task's whole evaluator."""
+    task = load_task_text(yaml.safe_dump({"id": "test.reward", "instruction": "test",
+                                          "environment": {"kind": "desktop", "apps": ["calc"]}, "evaluator": spec}))
+    return evaluate(task.evaluator, probe).reward  # type: ignore[arg-type]
+
+
+def test_pdf_text_scores_as_the_reward(probe: FolderProbe) -> None:
+    make_pdf(probe.task_dir / "gold.pdf", ["Invoice 243729 total 1200 EUR"])
+    make_pdf(probe.home / "close.pdf", ["Invoice 243729 total 1300 EUR"])
+    score = reward({"pdf_text": {"path": "close.pdf", "expected": "gold.pdf"}}, probe)
+    assert 0.9 < score < 1.0
+    assert reward({"pdf_text": {"path": "missing.pdf", "expected": "gold.pdf"}}, probe) == 0.0
 
 
 def test_pdf_images_compares_rendered_pixels(probe: FolderProbe) -> None:
@@ -98,6 +118,7 @@ def test_archive_equal_with_pdfs_in_a_folder(probe: FolderProbe, tmp_path: Path)
     assert not report["passed"] and "missing ['lecture2.pdf']" in report["reason"], report
     report = check({"archive_equal": {"path": "wrong.zip", **spec}}, probe)
     assert not report["passed"] and "lecture2.pdf" in report["reason"] and "something else" in report["reason"], report
+    assert 2 / 3 < report["observed"]["score"] < 1.0, report  # two PDFs the same, one partly
 
 
 def test_archive_equal_text_and_lines_options(probe: FolderProbe) -> None:
@@ -147,6 +168,7 @@ def test_epub_equal(probe: FolderProbe) -> None:
     assert passes({"epub_equal": {"path": "same.epub", "expected": "gold.epub"}}, probe)
     report = check({"epub_equal": {"path": "changed.epub", "expected": "gold.epub"}}, probe)
     assert not report["passed"] and "chapter1.html" in report["reason"] and "snowed" in report["reason"], report
+    assert 0 < report["observed"]["score"] < 1, report
     assert "chapter1.html is missing" in check({"epub_equal": {"path": "short.epub", "expected": "gold.epub"}}, probe)["reason"]
     assert "not an EPUB" in check({"epub_equal": {"path": "plain.epub", "expected": "gold.epub"}}, probe)["reason"]
 

@@ -6,8 +6,10 @@ the entries of ``folder`` inside them (names only, not recursive, as a folder li
 shows them) must be the same, and every file must match the expected archive's file of
 the same name the way ``files`` says: ``text`` (the whole text, OSWorld's
 ``compare_text_file``), ``lines`` (line by line, its ``compare_csv``) or ``pdf`` (the
-extracted text, its ``compare_pdfs``). OSWorld averages the files' scores; a check passes
-at full marks, so every file must match.
+extracted text, its ``compare_pdfs``). Like OSWorld, it scores the mean of the files'
+scores (1 or 0 for a text, the similarity for a PDF; 0 when the listings differ) in
+``observed.score``, passes at ``min_score`` (default 1: every file matches, OSWorld's full
+marks), and gives that score as the reward when it is a task's whole evaluator.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator
 
+from gui_agent.checks.document.scoring import score_of
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.files.compare import compare_lines, compare_text
 from gui_agent.checks.files.errors import UnreadableFile
 from gui_agent.checks.files.pdf import compare_pdf_text
 from gui_agent.checks.probes import DesktopProbe
-from gui_agent.checks.reports import Report, verdict, written_file
+from gui_agent.checks.reports import Report, listing, written_file
 from gui_agent.envs.desktop.paths import HomePath, TaskPath
 from gui_agent.schema import SingleKey, StrictModel
 
@@ -46,7 +49,7 @@ class ArchiveEqualArgs(StrictModel):
     files: FileKind = "text"
     ignore_case: bool = False
     ignore_blanks: bool = False
-    min_similarity: float = Field(default=1.0, gt=0, le=1)
+    min_score: float = Field(default=1.0, gt=0, le=1)
 
     @field_validator("folder")
     @classmethod
@@ -80,14 +83,18 @@ def unpack(archive: Path, into: Path) -> None:
         raise UnreadableFile(f"{archive.name} is not a zip or tar archive ({exc})") from None
 
 
-def _difference(args: ArchiveEqualArgs, got: Path, want: Path) -> str | None:
+def _compared(args: ArchiveEqualArgs, got: Path, want: Path) -> tuple[float, str | None]:
+    """One file's score and, unless it matches fully, what differs."""
     if got.is_dir() or want.is_dir():
-        return None if got.is_dir() and want.is_dir() else f"{got.name} is a folder in one archive and a file in the other"
+        same = got.is_dir() and want.is_dir()
+        return float(same), None if same else f"{got.name} is a folder in one archive and a file in the other"
     if args.files == "pdf":
-        return compare_pdf_text(got, want, min_similarity=args.min_similarity, ignore_case=args.ignore_case)[1]
+        return compare_pdf_text(got, want, ignore_case=args.ignore_case)
     if args.files == "lines":
-        return compare_lines(got, want, strip=args.ignore_blanks, ignore_case=args.ignore_case)
-    return compare_text(got, want, ignore_blanks=args.ignore_blanks, ignore_case=args.ignore_case)
+        difference = compare_lines(got, want, strip=args.ignore_blanks, ignore_case=args.ignore_case)
+    else:
+        difference = compare_text(got, want, ignore_blanks=args.ignore_blanks, ignore_case=args.ignore_case)
+    return float(difference is None), difference
 
 
 def _entries(root: Path, folder: str) -> list[str] | None:
@@ -99,6 +106,7 @@ def _archive_equal(args: ArchiveEqualArgs, probe: DesktopProbe, report: Report) 
     path = written_file(probe, args.path, report)
     if path is None:
         return
+    report["observed"] = {"score": 0.0}
     with tempfile.TemporaryDirectory(prefix="archive-equal-") as scratch:
         got_root, want_root = Path(scratch, "got"), Path(scratch, "want")
         unpack(path, got_root)
@@ -106,7 +114,7 @@ def _archive_equal(args: ArchiveEqualArgs, probe: DesktopProbe, report: Report) 
         got, want = _entries(got_root, args.folder), _entries(want_root, args.folder)
         if want is None:
             raise UnreadableFile(f"{args.expected} has no folder {args.folder!r}")
-        report["observed"] = {"entries": (got or [])[:50]}
+        report["observed"]["entries"] = (got or [])[:50]
         if got is None:
             report["reason"] = f"{args.path} has no folder {args.folder!r}"
             return
@@ -114,11 +122,17 @@ def _archive_equal(args: ArchiveEqualArgs, probe: DesktopProbe, report: Report) 
             extra, lacking = sorted(set(got) - set(want)), sorted(set(want) - set(got))
             report["reason"] = f"{args.path} holds {len(got)} entries, {args.expected} {len(want)}: extra {extra}, missing {lacking}"
             return
-        problems = [d for name in got if (d := _difference(args, got_root / args.folder / name, want_root / args.folder / name))]
-    verdict(report, problems, ok=f"the {len(got)} entries of {args.path} match {args.expected}'s")
+        compared = [_compared(args, got_root / args.folder / name, want_root / args.folder / name) for name in got]
+    score = sum(s for s, _ in compared) / len(compared) if compared else 1.0
+    report["observed"]["score"] = round(score, 6)
+    differences = [d for _, d in compared if d]
+    if score >= args.min_score - 1e-9:
+        report.update(passed=True, reason=f"the {len(got)} entries of {args.path} match {args.expected}'s (score {score:.4f})")
+    else:
+        report.update(passed=False, reason=f"scores {score:.4f} (at least {args.min_score:g} needed): {listing(differences)}")
 
 
 #: These checks, each with its judge, in the order error messages list them.
-CHECKS: tuple[CheckType, ...] = (CheckType(ArchiveEqualCheck, _archive_equal),)
+CHECKS: tuple[CheckType, ...] = (CheckType(ArchiveEqualCheck, _archive_equal, reward=score_of),)
 
 __all__ = ["CHECKS", "FileKind", "unpack"]

@@ -7,26 +7,34 @@ same, a text when it is the same text. ``epub_equal`` compares the book's parts 
 OSWorld normalises them: the table of contents (``.ncx``) without its ``navPoint``
 lines, the package file (``.opf``) without its ``dc:identifier`` lines (a fresh id each
 time a book is made), and every ``.html`` chapter re-serialised from its parsed tree
-(so layout whitespace does not count) — each part line for line.
+(so layout whitespace does not count) — each part line for line. Like OSWorld it scores
+the product of the parts' line similarities (difflib's ratio over their lines, its
+``diff_text_file``) in ``observed.score``, passes at ``min_score`` (default 1: every part
+the same) and gives that score as the reward when it is a task's whole evaluator.
 
 Where OSWorld pairs the two walks by position and stops at the shorter (a page or book
-missing its end would pass), these require the same number of nodes and parts.
+missing its end would pass), these require the same number of nodes and parts (an EPUB
+missing a part scores 0).
 """
 
 from __future__ import annotations
 
+import difflib
+import math
 import zipfile
 from pathlib import Path
 from typing import Any, ClassVar
 
 import lxml.html
 from lxml import etree
+from pydantic import Field
 
+from gui_agent.checks.document.scoring import score_of
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.files.compare import line_difference
 from gui_agent.checks.files.errors import UnreadableFile
 from gui_agent.checks.probes import DesktopProbe
-from gui_agent.checks.reports import Report, cut, verdict, written_file
+from gui_agent.checks.reports import Report, cut, listing, written_file
 from gui_agent.envs.desktop.paths import HomePath, TaskPath
 from gui_agent.schema import SingleKey, StrictModel
 
@@ -122,11 +130,13 @@ class HtmlEqualArgs(StrictModel):
 
 
 class EpubEqualArgs(StrictModel):
-    """The EPUB at ``path`` has the parts of ``expected`` (an EPUB shipped in the task's
-    folder), each the same once normalised (see the module docstring)."""
+    """Scores how alike the EPUB at ``path`` is to ``expected`` (an EPUB shipped in the
+    task's folder), part by part once normalised (see the module docstring); passes at
+    ``min_score`` (default 1: every part the same)."""
 
     path: HomePath
     expected: TaskPath
+    min_score: float = Field(default=1.0, gt=0, le=1)
 
 
 class HtmlEqualCheck(SingleKey):
@@ -157,20 +167,24 @@ def _epub_equal(args: EpubEqualArgs, probe: DesktopProbe, report: Report) -> Non
     try:
         got = epub_parts(path)
     except UnreadableFile as exc:
-        report.update(observed={"exists": True}, reason=str(exc))
+        report.update(observed={"exists": True, "score": 0.0}, reason=str(exc))
         return
     want = epub_parts(probe.task_file(args.expected))
-    report["observed"] = {"parts": sorted(got)[:50]}
     problems = [f"{name} is missing" for name in sorted(set(want) - set(got))]
     problems += [f"{name} is not in {args.expected}" for name in sorted(set(got) - set(want))]
+    score = 0.0 if problems else math.prod(difflib.SequenceMatcher(a=got[n], b=want[n]).ratio() for n in sorted(want))
     problems += [d for name in sorted(set(got) & set(want)) if (d := line_difference(got[name], want[name], name, f"{args.expected}'s"))]
-    verdict(report, problems, ok=f"the {len(got)} parts of {args.path} are {args.expected}'s")
+    report["observed"] = {"parts": sorted(got)[:50], "score": round(score, 6)}
+    if score >= args.min_score - 1e-9:
+        report.update(passed=True, reason=f"the {len(got)} parts of {args.path} match {args.expected}'s (score {score:.4f})")
+    else:
+        report.update(passed=False, reason=f"scores {score:.4f} (at least {args.min_score:g} needed): {listing(problems)}")
 
 
 #: These checks, each with its judge, in the order error messages list them.
 CHECKS: tuple[CheckType, ...] = (
     CheckType(HtmlEqualCheck, _html_equal),
-    CheckType(EpubEqualCheck, _epub_equal),
+    CheckType(EpubEqualCheck, _epub_equal, reward=score_of),
 )
 
 __all__ = ["CHECKS", "epub_parts", "html_difference", "html_nodes"]

@@ -8,7 +8,6 @@ for both sides of a comparison, so the two texts are extracted alike.
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
@@ -16,6 +15,8 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field
 
+from gui_agent.checks.document.scoring import score_of
+from gui_agent.checks.document.similarity import indel_ratio
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.files.compare import text_difference
 from gui_agent.checks.files.errors import MissingReader, UnreadableFile
@@ -28,9 +29,6 @@ from gui_agent.schema import SingleKey, StrictModel
 #: Points per inch of a PDF page: rendering at scale 1 gives one pixel per point (72 dpi),
 #: the resolution OSWorld's ``compare_pdf_images`` renders at.
 RENDER_SCALE = 1.0
-#: Longer texts than this (characters, both together) are compared for equality only; a
-#: similarity is not worth its quadratic time there.
-MAX_SIMILARITY_CHARS = 200_000
 
 
 # ---------------------------------------------------------------------- reading
@@ -99,28 +97,15 @@ def comparable_text(text: str, *, ignore_case: bool = False) -> str:
     return text.lower() if ignore_case else text
 
 
-def similarity(a: str, b: str) -> float:
-    """How alike two texts are, 0 to 1: twice the matched characters over both lengths (the
-    measure behind OSWorld's ``fuzz.ratio``), 0 for texts too long to compare that differ."""
-    if a == b:
-        return 1.0
-    if len(a) + len(b) > MAX_SIMILARITY_CHARS:
-        return 0.0
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
-
-
-def compare_pdf_text(got: Path, want: Path, *, min_similarity: float = 1.0, ignore_case: bool = False) -> tuple[float, str | None]:
-    """The similarity of two PDFs' texts and, when it is under ``min_similarity``, what differs."""
+def compare_pdf_text(got: Path, want: Path, *, min_score: float = 1.0, ignore_case: bool = False) -> tuple[float, str | None]:
+    """OSWorld's score for two PDFs' texts (their Indel similarity, ``fuzz.ratio``) and,
+    when it is under ``min_score``, where they differ."""
     a = comparable_text(pdf_text(got), ignore_case=ignore_case)
     b = comparable_text(pdf_text(want), ignore_case=ignore_case)
-    if a == b:
-        return 1.0, None
-    score = similarity(a, b) if min_similarity < 1.0 else 0.0
-    if score >= min_similarity:
+    score = indel_ratio(a, b)
+    if score >= min_score - 1e-9:
         return score, None
-    where = text_difference(a, b, got.name, want.name)
-    needed = f" (similarity {score:.1%}, at least {min_similarity:.0%} needed)" if min_similarity < 1.0 else ""
-    return score, f"the text of {where}{needed}"
+    return score, f"the text of {text_difference(a, b, got.name, want.name)} (similarity {score:.4f}, at least {min_score:g} needed)"
 
 
 # ---------------------------------------------------------------------- what a task file writes
@@ -134,13 +119,15 @@ class PdfPagesArgs(StrictModel):
 
 
 class PdfTextArgs(StrictModel):
-    """The text of the PDF at ``path`` (every page's, in order) is that of ``expected``, a
-    PDF shipped in the task's folder, spacing aside; ``min_similarity`` (0-1, difflib's
-    ratio) accepts texts at least that alike; ``ignore_case``: letter case aside too."""
+    """Scores how alike the text of the PDF at ``path`` (every page's, in order) is to that
+    of ``expected``, a PDF shipped in the task's folder, spacing aside: their Indel
+    similarity (OSWorld's ``compare_pdfs``, ``fuzz.ratio``), 0..1, in ``observed.score``.
+    It passes at ``min_score`` (default 1: the same text, OSWorld's full marks); as a
+    task's whole evaluator its score is the reward. ``ignore_case``: letter case aside too."""
 
     path: HomePath
     expected: TaskPath
-    min_similarity: float = Field(default=1.0, gt=0, le=1)
+    min_score: float = Field(default=1.0, gt=0, le=1)
     ignore_case: bool = False
 
 
@@ -183,9 +170,8 @@ def _pdf_text(args: PdfTextArgs, probe: DesktopProbe, report: Report) -> None:
     path = written_file(probe, args.path, report)
     if path is None:
         return
-    score, difference = compare_pdf_text(path, probe.task_file(args.expected),
-                                         min_similarity=args.min_similarity, ignore_case=args.ignore_case)
-    report["observed"] = {"exists": True, "similarity": round(score, 4)}
+    score, difference = compare_pdf_text(path, probe.task_file(args.expected), min_score=args.min_score, ignore_case=args.ignore_case)
+    report["observed"] = {"exists": True, "score": round(score, 6)}
     report.update(passed=difference is None, reason=difference or f"the text of {args.path} is that of {args.expected}")
 
 
@@ -217,8 +203,8 @@ def _pdf_images(args: PdfImagesArgs, probe: DesktopProbe, report: Report) -> Non
 #: These checks, each with its judge, in the order error messages list them.
 CHECKS: tuple[CheckType, ...] = (
     CheckType(PdfPagesCheck, _pdf_pages),
-    CheckType(PdfTextCheck, _pdf_text),
+    CheckType(PdfTextCheck, _pdf_text, reward=score_of),
     CheckType(PdfImagesCheck, _pdf_images),
 )
 
-__all__ = ["CHECKS", "compare_pdf_text", "comparable_text", "page_count", "page_images", "pdf_text", "similarity"]
+__all__ = ["CHECKS", "compare_pdf_text", "comparable_text", "page_count", "page_images", "pdf_text"]
