@@ -2,8 +2,10 @@
 
 They cover what OSWorld's Writer tasks compare: the text against a reference document,
 paragraph formats, highlighted text, the formatting of runs (sub/superscript, fonts,
-colours, highlights), alignment, page breaks, page numbers in footers and equations.
-Their judges are in :mod:`gui_agent.checks.document.judging`.
+colours, highlights, capitals), alignment, line spacing, page breaks, page numbers in
+footers and equations. Their judges are in :mod:`gui_agent.checks.document.judging`;
+tables, pictures and the like are in :mod:`.structure_models`, scored comparisons in
+:mod:`.score_models`.
 """
 
 from __future__ import annotations
