@@ -86,7 +86,8 @@ def compare_font_names(metric: Metric) -> list[Check]:
     font = metric.rules().get("font_name")
     if not isinstance(font, str) or not font:
         raise OsworldConfigError(f"{metric.where}.expected.rules.font_name", "expected a font name")
-    return [{"run_format": {"path": metric.result_path(*_DOCS), "mode": "every", "font_name": font}}]
+    # OSWorld looks at every run of the body's paragraphs (blank ones too), not at tables.
+    return [{"run_format": {"path": metric.result_path(*_DOCS), "mode": "every", "font_name": font, "body_only": True, "blank_runs": True}}]
 
 
 def compare_subscript_contains(metric: Metric) -> list[Check]:
