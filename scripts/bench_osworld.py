@@ -143,10 +143,27 @@ def coverage(samples: Path) -> int:
     if accounts:
         print("\nleft out, they sign in to an internet account:")
         print("\n".join(accounts))
+    invalid = validate_imported(samples)
     print(f"\ncoverage: {done}/{total} = {100 * done / max(total, 1):.1f}% of the Linux configs in {samples} "
-          f"that need no internet account; crashes: {crashes}")
+          f"that need no internet account; crashes: {crashes}; task files gui-agent validate refuses: {invalid}")
     print(f"measured by: python scripts/bench_osworld.py --samples {samples}")
-    return 0 if total and done / total >= 0.95 and not crashes else 1
+    return 0 if total and done / total >= 0.95 and not crashes and not invalid else 1
+
+
+def validate_imported(samples: Path) -> int:
+    """Import every config below ``samples`` as a user would (``gui-agent import-osworld``)
+    and count the task files ``gui-agent validate`` refuses."""
+    import contextlib
+    import io
+
+    from gui_agent.cli import main as cli
+
+    configs = [str(p) for p in sorted(samples.rglob("*.json")) if p.name != "template.json"]
+    with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        cli(["import-osworld", *configs, "--out", out])
+        files = sorted(Path(out).glob("*.yaml"))
+        return sum(cli(["validate", "-q", str(f)]) != 0 for f in files)
 
 
 def _imported_names(init: Path) -> list[tuple[str, str]]:

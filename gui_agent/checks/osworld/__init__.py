@@ -46,7 +46,7 @@ METRICS: MappingProxyType[str, Callable[[Metric], list[Check]]] = MappingProxyTy
 NO_EQUIVALENT: MappingProxyType[str, str] = MappingProxyType({
     "check_accessibility_tree": "it reads the VM's accessibility tree, which this desktop does not export yet "
                                 "(the desktop accessibility work brings it)",
-    **general.NO_EQUIVALENT, **chrome.NO_EQUIVALENT, **image.NO_EQUIVALENT, **media.NO_EQUIVALENT, **vscode.NO_EQUIVALENT,
+    **document.NO_EQUIVALENT, **general.NO_EQUIVALENT, **chrome.NO_EQUIVALENT, **image.NO_EQUIVALENT, **media.NO_EQUIVALENT, **vscode.NO_EQUIVALENT,
 })
 
 
