@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from gui_agent.envs.desktop.apps.chrome import CHROME
+from gui_agent.envs.desktop.apps.file_manager import FILE_MANAGER
 from gui_agent.envs.desktop.apps.gimp import GIMP
 from gui_agent.envs.desktop.apps.impress import IMPRESS
 from gui_agent.envs.desktop.apps.libreoffice import CALC
@@ -25,11 +26,12 @@ from gui_agent.errors import EnvError
 
 #: Every app by name (the names task files may use).
 APPS: dict[str, AppSpec] = {
-    spec.name: spec for spec in (CALC, WRITER, IMPRESS, THUNDERBIRD, CHROME, GIMP, VLC, VSCODE, TERMINAL)
+    spec.name: spec for spec in (CALC, WRITER, IMPRESS, THUNDERBIRD, CHROME, GIMP, VLC, VSCODE, TERMINAL, FILE_MANAGER)
 }
 #: The same names as a type, for the task-file schema (``environment.apps``, ``launch: {app}``);
 #: a test keeps the two equal.
-DesktopApp = Literal["calc", "writer", "impress", "thunderbird", "chrome", "gimp", "vlc", "vscode", "terminal"]
+DesktopApp = Literal["calc", "writer", "impress", "thunderbird", "chrome", "gimp", "vlc", "vscode", "terminal",
+                     "file_manager"]
 
 
 def get_app(name: str) -> AppSpec:

@@ -1,0 +1,105 @@
+"""Imported OSWorld os tasks end to end through ``gui-agent run``: a terminal (xterm with bash)
+driven by real keys through XTEST. The desktop oracle's command line passes; a wrong
+command line that does real work fails, and the check observed that work.
+
+The two tasks are judged differently: 5ced85fc by a shell line run after the episode
+(``bash eval.sh``, OSWorld's ``vm_command_line``), 4127319a by what the focused terminal
+shows (``vm_terminal_output``), the terminal opened from the file manager.
+The downloaded inputs (OSWorld's set-up and evaluation scripts) are written here the way
+the instructions say; their originals are on Google Drive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gui_agent.cli import main
+from gui_agent.episode.reader import read_episode
+from gui_agent.models.policies.desktop_oracle.osworld_os import append_br, count_php_lines, in_terminal
+from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
+from tests.paths import FIXTURES
+
+BR = "os-5ced85fc-fa1a-4217-95fd-0fb530545ce2"
+PHP = "os-4127319a-8b79-4410-b58a-7a151e15f3d7"
+
+EVAL_BR = """#!/bin/bash
+# output.txt holds 1, 2 and 3, each line ending in <br/>.
+expected=$'1<br/>\\n2<br/>\\n3<br/>'
+if [ -f output.txt ] && [ "$(cat output.txt)" = "$expected" ]; then
+  echo "Success: The task has been completed correctly."
+else
+  echo "Failure: output.txt is $(cat output.txt 2>/dev/null | tr '\\n' '|')"
+fi
+"""
+
+#: ~/project: .php files of 20 + 30 + 4 = 54 lines, and other files (16 lines) beside them.
+SETUP_PHP = """#!/bin/bash
+mkdir -p ~/project/src/lib ~/project/web
+for n in $(seq 20); do echo "<?php echo $n; ?>"; done > ~/project/index.php
+for n in $(seq 30); do echo "<?php \\$x$n = $n; ?>"; done > ~/project/src/model.php
+for n in $(seq 4); do echo "<?php // $n"; done > ~/project/src/lib/util.php
+for n in $(seq 10); do echo "line $n"; done > ~/project/README.md
+for n in $(seq 6); do echo "<p>$n</p>"; done > ~/project/web/index.html
+"""
+
+INPUTS: dict[str, dict[str, str]] = {BR: {"eval.sh": EVAL_BR}, PHP: {"setup.sh": SETUP_PHP}}
+
+
+def wrong_br() -> DesktopOraclePolicy:
+    """5ced85fc done wrong: the lines written without "<br/>"."""
+    return _scripted("scripted-no-br", BR, lambda: in_terminal("printf '1\\n2\\n3\\n' > output.txt"))
+
+
+def wrong_php_count() -> DesktopOraclePolicy:
+    """4127319a done wrong: every file's lines counted, not only the .php ones."""
+    return _scripted("scripted-all-files", PHP, lambda: count_php_lines("find . -type f -print0 | xargs -0 cat | wc -l"))
+
+
+def _scripted(name: str, config: str, script: Callable[[], list[Any]]) -> DesktopOraclePolicy:
+    policy = DesktopOraclePolicy({f"osworld.os.{config.split('-', 1)[1]}": script})
+    policy.name = name  # the episode names the script it played, not the oracle
+    return policy
+
+
+def imported(name: str, folder: Path) -> Path:
+    """Import the config ``name`` into ``folder`` and write its inputs there."""
+    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
+    for file, text in INPUTS[name].items():
+        (folder / "inputs").mkdir(exist_ok=True)
+        (folder / "inputs" / file).write_text(text)
+    return folder / f"{name}.yaml"
+
+
+def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
+    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
+    capsys.readouterr()
+    return code, read_episode(next(runs.iterdir())).meta.outcome
+
+
+def test_the_scripts_type_what_the_instructions_ask() -> None:
+    typed = [item.text for item in append_br() if hasattr(item, "text")]
+    assert typed == ["printf '1\\n2\\n3\\n' | sed 's|$|<br/>|' > output.txt\n"]
+    assert [getattr(i, "keys", None) for i in count_php_lines()][1] == ("f4",)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "wrong", "seen"), [
+    (BR, "wrong_br", "Failure: output.txt is 1|2|3|"),
+    (PHP, "wrong_php_count", "70"),
+])
+def test_imported_os_task_passes_the_right_command_and_fails_a_wrong_one(
+    name: str, wrong: str, seen: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    task_file = imported(name, tmp_path / "tasks")
+    code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
+    assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
+    code, outcome = run_cli(task_file, f"py:tests.task.test_osworld_e2e_os:{wrong}", tmp_path / "wrong", capsys)
+    assert (code, outcome.termination, outcome.success) == (1, "done", False), outcome
+    observed = str(outcome.detail["observed"]["value"])
+    assert seen in observed, outcome.detail
+    if name == PHP:  # the wrong count is on the terminal's screen, the right one is not
+        assert "\n54\n" not in observed, observed
