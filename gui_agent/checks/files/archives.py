@@ -25,7 +25,6 @@ from pydantic import Field, field_validator
 from gui_agent.checks.document.scoring import score_of
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.files.compare import compare_lines, compare_text
-from gui_agent.checks.files.errors import UnreadableFile
 from gui_agent.checks.files.pdf import compare_pdf_text
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, listing, written_file
@@ -70,7 +69,7 @@ def unpack(archive: Path, into: Path) -> None:
     members that would land outside it are refused.
 
     Raises:
-        UnreadableFile: the file is neither.
+        ValueError: the file is neither.
     """
     if zipfile.is_zipfile(archive):
         with zipfile.ZipFile(archive) as packed:
@@ -80,7 +79,7 @@ def unpack(archive: Path, into: Path) -> None:
         with tarfile.open(archive) as packed:
             packed.extractall(into, filter="data")
     except tarfile.TarError as exc:
-        raise UnreadableFile(f"{archive.name} is not a zip or tar archive ({exc})") from None
+        raise ValueError(f"{archive.name} is not a zip or tar archive ({exc})") from None
 
 
 def _compared(args: ArchiveEqualArgs, got: Path, want: Path) -> tuple[float, str | None]:
@@ -113,7 +112,7 @@ def _archive_equal(args: ArchiveEqualArgs, probe: DesktopProbe, report: Report) 
         unpack(probe.task_file(args.expected), want_root)
         got, want = _entries(got_root, args.folder), _entries(want_root, args.folder)
         if want is None:
-            raise UnreadableFile(f"{args.expected} has no folder {args.folder!r}")
+            raise ValueError(f"{args.expected} has no folder {args.folder!r}")
         report["observed"]["entries"] = (got or [])[:50]
         if got is None:
             report["reason"] = f"{args.path} has no folder {args.folder!r}"

@@ -32,7 +32,6 @@ from pydantic import Field
 from gui_agent.checks.document.scoring import score_of
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.files.compare import line_difference
-from gui_agent.checks.files.errors import UnreadableFile
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, cut, listing, written_file
 from gui_agent.envs.desktop.paths import HomePath, TaskPath
@@ -100,10 +99,10 @@ def epub_parts(path: Path) -> dict[str, list[str]]:
     """The normalised parts of the EPUB at ``path``: member name -> its lines (see the module docstring).
 
     Raises:
-        UnreadableFile: it is not a zip file, or holds no table of contents, package file or chapter.
+        ValueError: it is not a zip file, or holds no table of contents, package file or chapter.
     """
     if not zipfile.is_zipfile(path):
-        raise UnreadableFile(f"{path.name} is not an EPUB (not a zip file)")
+        raise ValueError(f"{path.name} is not an EPUB (not a zip file)")
     parts: dict[str, list[str]] = {}
     with zipfile.ZipFile(path) as book:
         for name in book.namelist():
@@ -114,7 +113,7 @@ def epub_parts(path: Path) -> dict[str, list[str]]:
             elif name.endswith(".html"):
                 parts[name] = _chapter_lines(book.read(name))
     if not parts:
-        raise UnreadableFile(f"{path.name} holds no .ncx, .opf or .html part")
+        raise ValueError(f"{path.name} holds no .ncx, .opf or .html part")
     return parts
 
 
@@ -166,7 +165,7 @@ def _epub_equal(args: EpubEqualArgs, probe: DesktopProbe, report: Report) -> Non
         return
     try:
         got = epub_parts(path)
-    except UnreadableFile as exc:
+    except ValueError as exc:
         report.update(observed={"exists": True, "score": 0.0}, reason=str(exc))
         return
     want = epub_parts(probe.task_file(args.expected))

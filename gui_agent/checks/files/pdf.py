@@ -19,7 +19,6 @@ from gui_agent.checks.document.scoring import score_of
 from gui_agent.checks.document.similarity import indel_ratio
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.files.compare import text_difference
-from gui_agent.checks.files.errors import MissingReader, UnreadableFile
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, written_file
 from gui_agent.checks.value_rules import ValueRule, matches
@@ -38,18 +37,18 @@ def _pdfium() -> ModuleType:
     try:
         import pypdfium2
     except ImportError:  # pragma: no cover - an install problem
-        raise MissingReader("reading PDF files needs the pypdfium2 package (pip install pypdfium2)") from None
+        raise RuntimeError("reading PDF files needs the pypdfium2 package (pip install pypdfium2)") from None
     return pypdfium2
 
 
 def _open(path: Path) -> Any:
     if not path.read_bytes()[:1024].lstrip().startswith(b"%PDF"):
-        raise UnreadableFile(f"{path.name} is not a PDF file")
+        raise ValueError(f"{path.name} is not a PDF file")
     pdfium = _pdfium()
     try:
         return pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
-        raise UnreadableFile(f"{path.name} is not a readable PDF: {exc}") from None
+        raise ValueError(f"{path.name} is not a readable PDF: {exc}") from None
 
 
 def page_count(path: Path) -> int:

@@ -17,7 +17,6 @@ from typing import ClassVar
 from pydantic import Field, field_validator
 
 from gui_agent.checks.family import CheckType
-from gui_agent.checks.files.errors import UnreadableFile
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, cut, verdict, written_file
 from gui_agent.checks.value_rules import ValueRule, matches
@@ -39,7 +38,7 @@ def audio_tags(path: Path) -> dict[str, str]:
     """The file's tags as FFmpeg names them (its container's and, for MP3, the ID3 frames').
 
     Raises:
-        UnreadableFile: FFmpeg cannot open it as audio.
+        ValueError: FFmpeg cannot open it as audio.
     """
     import av
 
@@ -47,7 +46,7 @@ def audio_tags(path: Path) -> dict[str, str]:
         with av.open(str(path)) as container:
             return {str(k): str(v) for k, v in container.metadata.items()}
     except av.error.FFmpegError as exc:
-        raise UnreadableFile(f"{path.name} is not an audio file FFmpeg reads ({exc})") from None
+        raise ValueError(f"{path.name} is not an audio file FFmpeg reads ({exc})") from None
 
 
 class AudioTagsArgs(StrictModel):
