@@ -240,3 +240,104 @@ def test_sheet_print_equal_exports_with_libreoffice(probe: FolderProbe) -> None:
     assert passes({"sheet_print_equal": {"path": "good.xlsx", "sheet": "Data", "expected": "gold-Data.csv"}}, probe)
     report = check({"sheet_print_equal": {"path": "bad.xlsx", "expected": "gold-Data.csv"}}, probe)
     assert not report["passed"] and "line 2 is 'North,10,4', expected 'North,10.00,4'" in report["reason"]
+
+
+def add_sparkline(path: Path, cell: str, data: str) -> None:
+    """Put a line sparkline in ``cell`` of the first sheet (openpyxl cannot write one), as
+    Excel and LibreOffice save it: in the sheet's extension list."""
+    import shutil
+    import zipfile
+
+    x14 = "http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"
+    ext = (f'<extLst><ext uri="{{05C60535-1F16-4fd2-B633-F4F36F0B64E0}}" xmlns:x14="{x14}">'
+           '<x14:sparklineGroups xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main">'
+           f'<x14:sparklineGroup><x14:sparklines><x14:sparkline><xm:f>{data}</xm:f><xm:sqref>{cell}</xm:sqref>'
+           '</x14:sparkline></x14:sparklines></x14:sparklineGroup></x14:sparklineGroups></ext></extLst>')
+    copy = path.with_suffix(".tmp")
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(copy, "w") as dst:
+        for item in src.infolist():
+            data_bytes = src.read(item)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data_bytes = data_bytes.replace(b"</worksheet>", ext.encode() + b"</worksheet>")
+            dst.writestr(item, data_bytes)
+    shutil.move(copy, path)
+
+
+def test_sparklines_equal_reads_the_sheets_xml(probe: FolderProbe) -> None:
+    pair(probe, [], [])
+    add_sparkline(probe.task_dir / "gold.xlsx", "D2", "Data!B2:C2")
+    add_sparkline(probe.home / "good.xlsx", "D2", "Data!B2:C2")
+    add_sparkline(probe.home / "bad.xlsx", "D2", "Data!B2:B4")
+    assert both(probe, "sparklines_equal") == (True, False)
+    book(probe.home / "none.xlsx")
+    report = check({"sparklines_equal": {"path": "none.xlsx", "expected": "gold.xlsx"}}, probe)
+    assert not report["passed"] and "D2 draws None, expected 'Data!B2:C2'" in report["reason"]
+
+
+def test_cells_match_normalises_then_compares(probe: FolderProbe) -> None:
+    def names(*values: Any) -> Callable[[Any], None]:
+        return sheet_edit(lambda ws: [ws.cell(row=i + 2, column=1, value=v) for i, v in enumerate(values)])
+    book(probe.task_dir / "gold.xlsx", names("12 Main Road", "+1 (555) 010", "Smith"))
+    book(probe.home / "good.xlsx", names("12 main rd", "555010 ext", "Smith"))
+    book(probe.home / "bad.xlsx", names("99 Other Street", "555 011", "Smyth"))
+    rules = [{"ranges": ["A2"], "match": "fuzzy", "threshold": 85, "ignore_case": True, "replace": [["Rd", "Road"], ["rd", "road"]]},
+             {"ranges": ["A3"], "match": "includes", "trim_leading": "+ ", "ignore_chars": " ()-+1"},
+             {"ranges": ["A4 B2:C4"], "match": "exact"}]
+    assert both(probe, "cells_match", sheet="Data", rules=rules) == (True, False)
+    report = check({"cells_match": {"path": "bad.xlsx", "expected": "gold.xlsx", "rules": rules}}, probe)
+    assert "A4 reads 'Smyth' against 'Smith': not exact" in report["reason"]
+    numbers = [{"ranges": ["B2"], "match": "included_by"}]  # numbers read as decimals: '10.0' within '10.0'
+    assert passes({"cells_match": {"path": "good.xlsx", "expected": "gold.xlsx", "rules": numbers}}, probe)
+
+
+def test_cells_contain_reads_the_active_sheet(probe: FolderProbe) -> None:
+    book(probe.home / "good.xlsx")
+    spec = {"range": "A2:A4", "contains": ["Nor", ["West", "Sou"], "East"]}
+    assert passes({"cells_contain": {"path": "good.xlsx", **spec}}, probe)
+    assert not passes({"cells_contain": {"path": "good.xlsx", **spec, "contains": ["Nor", "West", "East"]}}, probe)
+    report = check({"cells_contain": {"path": "good.xlsx", **spec, "contains": ["Nor", "Sou"]}}, probe)
+    assert not report["passed"] and "only 2 expected entries" in report["reason"]
+    assert not passes({"cells_contain": {"path": "good.xlsx", "range": "B2:B2", "contains": ["10"]}}, probe)  # a number is no text
+
+
+def test_data_validation_ranges_between_bounds(probe: FolderProbe) -> None:
+    def listed(cells: str) -> Callable[[Any], None]:
+        def edit(ws: Any) -> None:
+            dv = DataValidation(type="list", formula1='"Pass,Fail,Held"')
+            dv.add(cells)
+            ws.add_data_validation(dv)
+        return sheet_edit(edit)
+    book(probe.home / "column.xlsx", listed("D2:D1048576"))
+    book(probe.home / "exact.xlsx", listed("D2:D29"))
+    book(probe.home / "short.xlsx", listed("D2:D20"))
+    book(probe.home / "wide.xlsx", listed("D2:E29"))
+    spec = {"validations": [{"ranges": {"contains": "D2:D29", "within": "D2:D1048576"}, "type": {"method": "eq", "ref": "list"},
+                             "formula1": {"method": "str_set_eq", "ref": ["Pass", "Fail", "Held"]}}]}
+    assert [passes({"data_validation": {"path": f, **spec}}, probe) for f in ("column.xlsx", "exact.xlsx", "short.xlsx", "wide.xlsx")] == [
+        True, True, False, False]
+
+
+def test_sheet_data_rounds_to_a_precision(probe: FolderProbe) -> None:
+    book(probe.task_dir / "gold.xlsx", sheet_edit(lambda ws: setattr(ws["B2"], "value", 1.23456)))
+    book(probe.home / "near.xlsx", sheet_edit(lambda ws: setattr(ws["B2"], "value", 1.23462)))
+    book(probe.home / "far.xlsx", sheet_edit(lambda ws: setattr(ws["B2"], "value", 1.2341)))
+    spec = {"expected": "gold.xlsx", "precision": 4}
+    assert passes({"sheet_data_equal": {"path": "near.xlsx", **spec}}, probe)
+    assert not passes({"sheet_data_equal": {"path": "far.xlsx", **spec}}, probe)
+    assert not passes({"sheet_data_equal": {"path": "near.xlsx", "expected": "gold.xlsx"}}, probe)
+
+
+def test_cell_props_reads_values_and_fills_as_osworld(probe: FolderProbe) -> None:
+    import datetime as dt
+
+    def filled(ws: Any) -> None:
+        ws["A1"].fill = PatternFill("solid", fgColor="FF0000FF", bgColor="FF0000FF")  # as LibreOffice saves a solid fill
+        ws["A2"].fill = PatternFill("solid", fgColor="FF0000FF")
+        ws["D2"] = dt.datetime(2024, 1, 2)
+    book(probe.home / "f.xlsx", sheet_edit(filled))
+    blue = {"method": "eq", "ref": "FF0000FF"}
+    assert passes({"cell_props": {"path": "f.xlsx", "cell": "A1", "props": {"bgcolor": blue, "fgcolor": blue}}}, probe)
+    assert not passes({"cell_props": {"path": "f.xlsx", "cell": "A2", "props": {"bgcolor": blue}}}, probe)
+    # Dates read as the serial number the file holds (2024-01-02 is 45293), numbers as decimals.
+    assert passes({"cell_props": {"path": "f.xlsx", "cell": "D2", "props": {"value": {"method": "eq", "ref": 45293}}}}, probe)
+    assert passes({"cell_props": {"path": "f.xlsx", "cell": "B2", "props": {"value": {"method": "re", "ref": r"^10\.0$"}}}}, probe)

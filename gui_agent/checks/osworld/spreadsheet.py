@@ -1,13 +1,19 @@
-"""OSWorld's spreadsheet evaluator (``compare_table`` and its rules) as spreadsheet checks."""
+"""OSWorld's spreadsheet evaluators (``table.py``: ``compare_table`` and every one of its
+rules, ``compare_conference_city_in_order``) as spreadsheet checks.
+
+``compare_csv`` (also in ``table.py``) compares text files line by line: the files
+family converts it (:mod:`gui_agent.checks.osworld.files`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, get_args
 
 from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 from gui_agent.checks.osworld.metric import Check, Metric, value_rule
+from gui_agent.checks.spreadsheet.models import ChartProp, PivotProp
 
 
 def sheet_side(ref: Any, where: str) -> tuple[str, int | str]:
@@ -52,7 +58,7 @@ _VALIDATION_PROPS = {
     "ranges": "ranges", "type": "type", "formula1": "formula1", "formula2": "formula2", "operator": "operator",
     "allowBlank": "allow_blank", "showDropDown": "show_drop_down", "showInputMessage": "show_input_message",
     "showErrorMessage": "show_error_message", "error": "error", "errorTitle": "error_title",
-    "errorStyle": "error_style", "prompt": "prompt", "promptTitle": "prompt_title",
+    "errorStyle": "error_style", "prompt": "prompt", "promptTitle": "prompt_title", "imeMode": "ime_mode",
 }
 
 
@@ -77,8 +83,10 @@ def _sheet_data(r: _Rule) -> list[Check]:
         check["expected"] = pair["expected"]
     if "expected_sheet" in pair:
         check["expected_sheets"] = [pair["expected_sheet"]]
-    if "precision" in r.rule:
-        check["tolerance"] = 10.0 ** -int(r.rule["precision"])
+    precision = r.rule.get("precision", 4)  # OSWorld rounds both sheets to 4 decimals unless told
+    if isinstance(precision, bool) or not isinstance(precision, int) or not 0 <= precision <= 15:
+        raise OsworldConfigError(f"{r.where}.precision", f"expected a number of decimals, got {precision!r}")
+    check["precision"] = precision
     return [{"sheet_data_equal": check}]
 
 
@@ -86,27 +94,48 @@ def _sheet_name(r: _Rule) -> list[Check]:
     return [{"sheet_names": {"path": r.path, "same_as": r.metric.expected_file(".xlsx", ".xls", ".ods")}}]
 
 
+#: The properties OSWorld's loaders read for charts and pivot tables; others it ignores.
+_KNOWN_PROPS = {"chart_equal": set(get_args(ChartProp)), "pivot_equal": set(get_args(PivotProp))}
+
+
 def _sheet_pair(name: str, props_key: str | None, r: _Rule) -> list[Check]:
-    """A comparison of one aspect of two sheets (``chart``, ``style``, ``freeze``...), with its property list."""
+    """A comparison of one aspect of two sheets (``chart``, ``style``, ``freeze``...), with its
+    property list (OSWorld's default: none, for charts and pivot tables only their sources)."""
     check = r.pair()
     if props_key is not None:
         props = r.rule.get(props_key, [])
-        if not isinstance(props, list):
+        if not isinstance(props, list) or not all(isinstance(p, str) for p in props):
             raise OsworldConfigError(f"{r.where}.{props_key}", "expected a list of property names")
-        if props or name in ("style_equal", "rows_equal", "columns_equal"):
-            check["props"] = props
+        check["props"] = [p for p in props if p in _KNOWN_PROPS[name]] if name in _KNOWN_PROPS else props
     return [{name: check}]
 
 
-def _zoom(r: _Rule) -> list[Check]:
+def _result_sheet(r: _Rule) -> int | str:
+    """The sheet (of the result) a one-sheet rule (zoom, data_validation, check_cell) reads."""
     side = r.sheet("sheet_idx")
     if side[0] != "result":
-        raise OsworldUnsupported(f"{r.where} checks the zoom of the expected file")
-    return [{"sheet_zoom": {"path": r.path, "sheet": side[1], "zoom": value_rule(r.rule, r.where)}}]
+        raise OsworldUnsupported(f"{r.where} reads the expected file, which says nothing of the result")
+    return side[1]
+
+
+def _zoom(r: _Rule) -> list[Check]:
+    return [{"sheet_zoom": {"path": r.path, "sheet": _result_sheet(r), "zoom": value_rule(r.rule, r.where)}}]
+
+
+def _validation_rule(prop: str, rule: Any, where: str) -> dict[str, Any]:
+    """A ``dv_props`` rule; ``spreadsheet_range`` (ranges between two range lists) as range bounds."""
+    if isinstance(rule, dict) and rule.get("method") == "spreadsheet_range":
+        bounds = rule.get("ref")
+        if prop != "ranges":
+            raise OsworldUnsupported(f"{where}: spreadsheet_range judges the validated ranges, not {prop!r}")
+        if not (isinstance(bounds, list) and len(bounds) == 2 and all(isinstance(b, str) and b.strip() for b in bounds)):
+            raise OsworldConfigError(f"{where}.ref", "spreadsheet_range needs ref: [ranges it covers, ranges it stays within]")
+        return {"contains": bounds[0], "within": bounds[1]}
+    return value_rule(rule, where)
 
 
 def _data_validation(r: _Rule) -> list[Check]:
-    side = r.sheet("sheet_idx")
+    sheet = _result_sheet(r)
     props = r.rule.get("dv_props")
     if not isinstance(props, list) or not props:
         raise OsworldConfigError(f"{r.where}.dv_props", "expected a list of property rules")
@@ -117,16 +146,16 @@ def _data_validation(r: _Rule) -> list[Check]:
         unknown = [k for k in entry if k not in _VALIDATION_PROPS]
         if unknown:
             raise OsworldUnsupported(f"data validation properties {unknown} have no equivalent")
-        validations.append({_VALIDATION_PROPS[k]: value_rule(v, f"{r.where}.dv_props[{i}].{k}") for k, v in entry.items()})
-    return [{"data_validation": {"path": r.path, "sheet": side[1], "validations": validations}}]
+        validations.append({_VALIDATION_PROPS[k]: _validation_rule(k, v, f"{r.where}.dv_props[{i}].{k}") for k, v in entry.items()})
+    return [{"data_validation": {"path": r.path, "sheet": sheet, "validations": validations}}]
 
 
 def _check_cell(r: _Rule) -> list[Check]:
-    side = r.sheet("sheet_idx")
+    sheet = _result_sheet(r)
     props = r.rule.get("props")
     if not isinstance(props, dict) or not props or not isinstance(r.rule.get("coordinate"), str):
         raise OsworldConfigError(r.where, "check_cell needs 'coordinate' and 'props' (property -> rule)")
-    return [{"cell_props": {"path": r.path, "sheet": side[1], "cell": r.rule["coordinate"],
+    return [{"cell_props": {"path": r.path, "sheet": sheet, "cell": r.rule["coordinate"],
                             "props": {k: value_rule(v, f"{r.where}.props.{k}") for k, v in props.items()}}}]
 
 
@@ -138,6 +167,39 @@ def _sheet_print(r: _Rule) -> list[Check]:
     r.metric.files.drop_producer(r.path, "the sheet_print_equal check exports the sheet itself")
     return [{"sheet_print_equal": {"path": r.path, "sheet": first[1], "expected": csvs[0],
                                    "ignore_case": bool(r.rule.get("ignore_case", False))}}]
+
+
+#: sheet_fuzzy's rule types -> cells_match's ``match``, and each one's mirror (the sheets swapped).
+_FUZZY_MATCHES = {"exact_match": "exact", "includes": "includes", "included_by": "included_by", "fuzzy_match": "fuzzy"}
+_MIRRORED = {"includes": "included_by", "included_by": "includes"}
+
+
+def _fuzzy_rule(rule: Any, where: str, swapped: bool) -> dict[str, Any]:
+    """One of sheet_fuzzy's cell rules as a cells_match rule."""
+    if not isinstance(rule, dict) or not isinstance(rule.get("type"), str) or rule["type"] not in _FUZZY_MATCHES:
+        raise OsworldConfigError(f"{where}.type", f"expected one of {sorted(_FUZZY_MATCHES)}")
+    ranges = rule.get("range")
+    ranges = [ranges] if isinstance(ranges, str) else ranges
+    if not isinstance(ranges, list) or not ranges or not all(isinstance(x, str) and x.strip() for x in ranges):
+        raise OsworldConfigError(f"{where}.range", "expected a list of cell ranges")
+    match = _FUZZY_MATCHES[rule["type"]]
+    out: dict[str, Any] = {"ranges": ranges, "match": _MIRRORED.get(match, match) if swapped else match}
+    for key, field in (("threshold", "threshold"), ("ignore_case", "ignore_case"), ("ignore_chars", "ignore_chars"),
+                       ("trim_leadings", "trim_leading"), ("trim_trailings", "trim_trailing"), ("normalization", "replace")):
+        if key in rule:
+            out[field] = rule[key]
+    return out
+
+
+def _sheet_fuzzy(r: _Rule) -> list[Check]:
+    first = sheet_side(r.rule.get("sheet_idx0"), f"{r.where}.sheet_idx0")
+    second = sheet_side(r.rule.get("sheet_idx1"), f"{r.where}.sheet_idx1")
+    swapped = first[0] == "expected" and second[0] == "result"  # _pair puts the result's sheet first
+    rules = r.rule.get("rules")
+    if not isinstance(rules, list) or not rules:
+        raise OsworldConfigError(f"{r.where}.rules", "expected a list of cell rules")
+    check = {**r.pair(), "rules": [_fuzzy_rule(rule, f"{r.where}.rules[{i}]", swapped) for i, rule in enumerate(rules)]}
+    return [{"cells_match": check}]
 
 
 #: ``compare_table`` rule type -> its conversion.
@@ -155,6 +217,8 @@ _TABLE_RULES: dict[str, Callable[[_Rule], list[Check]]] = {
     "data_validation": _data_validation,
     "check_cell": _check_cell,
     "sheet_print": _sheet_print,
+    "sheet_fuzzy": _sheet_fuzzy,
+    "sparkline": partial(_sheet_pair, "sparklines_equal", None),
 }
 
 
@@ -177,7 +241,18 @@ def compare_table(metric: Metric) -> list[Check]:
     return [c for i, rule in enumerate(rules) for c in _table_rule(metric, rule, f"{metric.where}.options.rules[{i}]", path)]
 
 
+def compare_conference_city_in_order(metric: Metric) -> list[Check]:
+    """The active sheet's C2:C22, row by row, contains the expected cities (a list: one of them)."""
+    expected = metric.rules().get("expected")
+    valid = isinstance(expected, list) and expected and all(
+        (isinstance(e, str) and e) or (isinstance(e, list) and e and all(isinstance(x, str) and x for x in e)) for e in expected)
+    if not valid:
+        raise OsworldConfigError(f"{metric.where}.expected.rules.expected", "expected a list of texts (or lists of texts)")
+    return [{"cells_contain": {"path": metric.result_path(".xlsx", ".xls", ".ods"), "range": "C2:C22", "contains": expected}}]
+
+
 #: OSWorld metric name -> its conversion.
 METRICS: dict[str, Callable[[Metric], list[Check]]] = {
     "compare_table": compare_table,
+    "compare_conference_city_in_order": compare_conference_city_in_order,
 }

@@ -1,19 +1,24 @@
 """Judging the checks of :mod:`gui_agent.checks.presentation.models` (python-pptx; the
-settings file with the standard library's XML parser)."""
+settings file with the standard library's XML parser). ``presentation_equal`` is judged
+in :mod:`.comparison`, LibreOffice's settings in :mod:`.settings`."""
 
 from __future__ import annotations
 
 import math
 import re
+import urllib.parse
+import urllib.request
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from gui_agent.checks.family import CheckType
+from gui_agent.checks.presentation.comparison import presentation_equal
 from gui_agent.checks.presentation.models import (
-    LibreofficeSettingArgs,
+    ImageFillsSlideArgs,
+    ImageFillsSlideCheck,
+    LibreofficeLocaleCheck,
     LibreofficeSettingCheck,
-    PresentationEqualArgs,
     PresentationEqualCheck,
     PresentationMediaArgs,
     PresentationMediaCheck,
@@ -21,136 +26,27 @@ from gui_agent.checks.presentation.models import (
     ShapeMovedCheck,
     SlideBackgroundArgs,
     SlideBackgroundCheck,
+    SlideNumberColorArgs,
+    SlideNumberColorCheck,
     SlideOrientationArgs,
     SlideOrientationCheck,
     SlideTransitionArgs,
     SlideTransitionCheck,
+    TextStrikethroughArgs,
+    TextStrikethroughCheck,
 )
+from gui_agent.checks.presentation.reading import (
+    A_NS,
+    P_NS,
+    background_color,
+    color_family,
+    open_presentation,
+    reference,
+    slide_number_color,
+)
+from gui_agent.checks.presentation.settings import libreoffice_locale, libreoffice_setting
 from gui_agent.checks.probes import DesktopProbe
-from gui_agent.checks.reports import Report, cut, missing, verdict
-from gui_agent.checks.value_rules import matches
-
-_OOR = "{http://openoffice.org/2001/registry}"
-
-
-def _open(probe: Any, path: str, report: dict[str, Any]) -> Any:
-    from pptx import Presentation
-
-    found = probe.resolve_path(path)
-    if not found.is_file():
-        missing(report, path)
-        return None
-    return Presentation(str(found))
-
-
-def _reference(probe: Any, path: str) -> Any:
-    from pptx import Presentation
-
-    return Presentation(str(probe.task_file(path)))
-
-
-def background_color(slide: Any) -> str | None:
-    """The slide's solid background colour (hex), its master's when it inherits one, else None."""
-    for owner in (slide, slide.slide_layout.slide_master):
-        fill = owner.background.fill
-        if fill.type == 1:  # solid
-            try:
-                return str(fill.fore_color.rgb)
-            except AttributeError:
-                return None
-        if fill.type != 5:  # not "inherit from the master"
-            return None
-    return None
-
-
-def _close(a: int, b: int, tolerance: float) -> bool:
-    if a == b:
-        return True
-    return a != 0 and b != 0 and abs(a - b) / max(abs(a), abs(b)) <= tolerance
-
-
-def _font(run: Any) -> dict[str, Any]:
-    font = run.font
-    try:
-        color = str(font.color.rgb) if font.color is not None and font.color.type is not None else None
-    except AttributeError:
-        color = None
-    strike = run._r.find("{http://schemas.openxmlformats.org/drawingml/2006/main}rPr")
-    return {"font_name": font.name, "font_size": font.size, "font_bold": bool(font.bold), "font_italic": bool(font.italic),
-            "font_color": color, "font_underline": bool(font.underline),
-            "font_strike": strike is not None and strike.get("strike") not in (None, "noStrike")}
-
-
-_FONT_ASPECTS = ("font_name", "font_size", "font_bold", "font_italic", "font_color", "font_underline", "font_strike")
-
-
-def _text_frames(shape: Any) -> list[Any]:
-    if shape.has_text_frame:
-        return [shape.text_frame]
-    if getattr(shape, "has_table", False) and shape.has_table:
-        return [cell.text_frame for row in shape.table.rows for cell in row.cells]
-    if hasattr(shape, "shapes"):
-        return [f for sub in shape.shapes for f in _text_frames(sub)]
-    return []
-
-
-def _shape_differences(a: Any, b: Any, where: str, args: PresentationEqualArgs) -> list[str]:
-    out = []
-    if args.shapes:
-        for attr in ("left", "top", "width", "height"):
-            x, y = getattr(a, attr) or 0, getattr(b, attr) or 0
-            if not _close(x, y, args.tolerance):
-                out.append(f"{where} {attr} is {x}, expected {y}")
-    frames_a, frames_b = _text_frames(a), _text_frames(b)
-    if len(frames_a) != len(frames_b):
-        return out + [f"{where} has {len(frames_a)} text frame(s), expected {len(frames_b)}"]
-    for fa, fb in zip(frames_a, frames_b):
-        out += _frame_differences(fa, fb, where, args)
-    return out
-
-
-def _frame_differences(fa: Any, fb: Any, where: str, args: PresentationEqualArgs) -> list[str]:
-    """How two text frames differ: their text, else paragraph by paragraph."""
-    if args.text and fa.text.strip() != fb.text.strip():
-        return [f"{where} text is {cut(fa.text.strip())!r}, expected {cut(fb.text.strip())!r}"]
-    if len(fa.paragraphs) != len(fb.paragraphs):
-        return [f"{where} has {len(fa.paragraphs)} paragraph(s), expected {len(fb.paragraphs)}"]
-    out = []
-    for pa, pb in zip(fa.paragraphs, fb.paragraphs):
-        if args.alignment and (pa.alignment or 1) != (pb.alignment or 1):  # unset = left
-            out.append(f"{where} paragraph {cut(pa.text[:30])!r} is aligned {pa.alignment}, expected {pb.alignment}")
-        runs_a, runs_b = [r for r in pa.runs if r.text], [r for r in pb.runs if r.text]
-        for ra, rb in zip(runs_a, runs_b):
-            font_a, font_b = _font(ra), _font(rb)
-            out += [f"{where} run {cut(ra.text[:30])!r} {k} is {font_a[k]!r}, expected {font_b[k]!r}"
-                    for k in _FONT_ASPECTS if getattr(args, k) and font_a[k] != font_b[k]]
-    return out
-
-
-def _presentation_equal(args: PresentationEqualArgs, probe: DesktopProbe, report: Report) -> None:
-    ours = _open(probe, args.path, report)
-    if ours is None:
-        return
-    theirs = _reference(probe, args.expected)
-    differences: list[str] = []
-    if args.slide_count and len(ours.slides) != len(theirs.slides):
-        differences.append(f"{len(ours.slides)} slide(s), expected {len(theirs.slides)}")
-    for index, (a, b) in enumerate(zip(ours.slides, theirs.slides)):
-        where = f"slide {index}"
-        if args.background and background_color(a) != background_color(b):
-            differences.append(f"{where} background is {background_color(a)}, expected {background_color(b)}")
-        if args.notes:
-            notes_a = a.notes_slide.notes_text_frame.text.strip() if a.has_notes_slide else ""
-            notes_b = b.notes_slide.notes_text_frame.text.strip() if b.has_notes_slide else ""
-            if notes_a != notes_b:
-                differences.append(f"{where} notes are {cut(notes_a)!r}, expected {cut(notes_b)!r}")
-        if len(a.shapes) != len(b.shapes):
-            differences.append(f"{where} has {len(a.shapes)} shape(s), expected {len(b.shapes)}")
-            continue
-        for number, (sa, sb) in enumerate(zip(a.shapes, b.shapes)):
-            differences += _shape_differences(sa, sb, f"{where} shape {number} ({sa.name})", args)
-    report["observed"] = {"slides": len(ours.slides)}
-    verdict(report, differences, ok=f"{args.path} matches {args.expected} ({len(ours.slides)} slides)")
+from gui_agent.checks.reports import Report, verdict
 
 
 def _find_shape(slide: Any, kind: str) -> Any:
@@ -167,10 +63,10 @@ def _find_shape(slide: Any, kind: str) -> Any:
 
 
 def _shape_moved(args: ShapeMovedArgs, probe: DesktopProbe, report: Report) -> None:
-    ours = _open(probe, args.path, report)
+    ours = open_presentation(probe, args.path, report)
     if ours is None:
         return
-    theirs = _reference(probe, args.original)
+    theirs = reference(probe, args.original)
     if args.slide >= len(ours.slides) or args.slide >= len(theirs.slides):
         report["reason"] = f"no slide {args.slide} (the presentation has {len(ours.slides)}, the original {len(theirs.slides)})"
         return
@@ -195,27 +91,23 @@ def _shape_moved(args: ShapeMovedArgs, probe: DesktopProbe, report: Report) -> N
            "it did not move toward the " + args.toward if not moved else f"its centre is not in the {args.toward} half")))
 
 
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
 def _slide_transition(args: SlideTransitionArgs, probe: DesktopProbe, report: Report) -> None:
-    ours = _open(probe, args.path, report)
+    ours = open_presentation(probe, args.path, report)
     if ours is None:
         return
     if args.slide >= len(ours.slides):
         report["reason"] = f"{args.path} has {len(ours.slides)} slide(s), none numbered {args.slide}"
         return
     root = ET.fromstring(ours.slides[args.slide].part.blob)
-    transitions = [e for e in root.iter() if _local(e.tag) == "transition"]
-    kinds_found = sorted({_local(child.tag) for t in transitions for child in t.iter() if child is not t})
-    ok = args.type in kinds_found
-    report.update(observed={"transitions": kinds_found}, passed=ok,
-                  reason=f"slide {args.slide} has transition(s) {kinds_found or 'none'}; expected {args.type!r}")
+    transition = root.find(f".//{{{P_NS}}}transition")
+    kinds = sorted({child.tag.rsplit("}", 1)[-1] for child in transition.iter() if child is not transition}) if transition is not None else []
+    ok = transition is not None and transition.find(f".//{{{P_NS}}}{args.type}") is not None
+    report.update(observed={"transition": kinds}, passed=ok,
+                  reason=f"slide {args.slide}'s transition is {kinds or 'none'}; expected {args.type!r}")
 
 
 def _slide_background(args: SlideBackgroundArgs, probe: DesktopProbe, report: Report) -> None:
-    ours = _open(probe, args.path, report)
+    ours = open_presentation(probe, args.path, report)
     if ours is None:
         return
     target = [int(args.color.removeprefix("#")[i:i + 2], 16) for i in (0, 2, 4)]
@@ -235,7 +127,7 @@ def _slide_background(args: SlideBackgroundArgs, probe: DesktopProbe, report: Re
 
 
 def _slide_orientation(args: SlideOrientationArgs, probe: DesktopProbe, report: Report) -> None:
-    ours = _open(probe, args.path, report)
+    ours = open_presentation(probe, args.path, report)
     if ours is None:
         return
     width, height = ours.slide_width, ours.slide_height
@@ -244,32 +136,50 @@ def _slide_orientation(args: SlideOrientationArgs, probe: DesktopProbe, report: 
                   reason=f"the slides are {width} x {height} EMU ({got}), expected {args.orientation}")
 
 
-def _media(presentation: Any, slide: int | None) -> list[tuple[int, str, str, bytes]]:
-    """(slide, kind, file name, bytes) of every audio or video the slides relate to."""
+def _media_kind(reltype: str, content_type: str) -> str | None:
+    kind = reltype.rsplit("/", 1)[-1]
+    if kind == "media":
+        return "audio" if content_type.startswith("audio") else "video" if content_type.startswith("video") else "media"
+    return kind if kind in ("audio", "video") else None
+
+
+def _linked(target: str, home: Path) -> tuple[str, bytes] | None:
+    """A linked (not embedded) media file in the home folder: its name and bytes."""
+    parsed = urllib.parse.urlparse(target)
+    if parsed.scheme != "file":
+        return None
+    found = Path(urllib.request.url2pathname(parsed.path)).resolve()
+    if not found.is_relative_to(home) or not found.is_file():
+        return None
+    return found.name, found.read_bytes()
+
+
+def _media(presentation: Any, slide: int | None, home: Path) -> list[tuple[int, str, str, bytes]]:
+    """(slide, kind, file name, bytes) of every audio or video the slides embed, or link to
+    in the home folder (as OSWorld's ``audio_in_slide`` getter follows a ``file://`` link)."""
     found = []
     for index, each in enumerate(presentation.slides):
         if slide is not None and index != slide:
             continue
         for rel in each.part.rels.values():
-            kind = "audio" if rel.reltype.endswith("/audio") else "video" if rel.reltype.endswith("/video") else (
-                "media" if rel.reltype.endswith("/media") else None)
-            if kind is None or rel.is_external:
+            if rel.is_external:
+                kind, linked = _media_kind(rel.reltype, ""), _linked(rel.target_ref, home)
+                if kind in ("audio", "video") and linked is not None:
+                    found.append((index, kind, *linked))
                 continue
             part = rel.target_part
-            name = Path(str(part.partname)).name
-            content = getattr(part, "content_type", "")
-            if kind == "media":
-                kind = "audio" if content.startswith("audio") else "video" if content.startswith("video") else "media"
-            found.append((index, kind, name, part.blob))
+            kind = _media_kind(rel.reltype, getattr(part, "content_type", ""))
+            if kind is not None:
+                found.append((index, kind, Path(str(part.partname)).name, part.blob))
     unique = {(s, n): (s, k, n, b) for s, k, n, b in found}
     return list(unique.values())
 
 
 def _presentation_media(args: PresentationMediaArgs, probe: DesktopProbe, report: Report) -> None:
-    ours = _open(probe, args.path, report)
+    ours = open_presentation(probe, args.path, report)
     if ours is None:
         return
-    media = _media(ours, args.slide)
+    media = _media(ours, args.slide, probe.resolve_path(".").resolve())
     fitting = [m for m in media if (args.kind == "any" or m[1] == args.kind)
                and (args.name_matches is None or re.search(args.name_matches, m[2], re.IGNORECASE))]
     if args.same_as is not None:
@@ -279,48 +189,126 @@ def _presentation_media(args: PresentationMediaArgs, probe: DesktopProbe, report
     where = f"slide {args.slide}" if args.slide is not None else args.path
     wanted_text = args.kind + (f" named like {args.name_matches!r}" if args.name_matches else "") + (
         f" equal to {args.same_as}" if args.same_as else "")
-    report.update(passed=bool(fitting), reason=f"{where} embeds {len(media)} media file(s); {len(fitting)} {wanted_text}")
+    report.update(passed=bool(fitting), reason=f"{where} holds {len(media)} media file(s); {len(fitting)} {wanted_text}")
 
 
-def libreoffice_setting(path: Path, item: str, prop: str) -> str | None:
-    """The value LibreOffice saved for ``item``/``prop`` in a ``registrymodifications.xcu``, or None."""
-    root = ET.parse(path).getroot()
-    for element in root.iter("item"):
-        if element.get(f"{_OOR}path") != item:
-            continue
-        for found in element.iter("prop"):
-            if found.get(f"{_OOR}name") == prop:
-                value = found.find("value")
-                return value.text if value is not None else None
-    return None
 
 
-def _libreoffice_setting(args: LibreofficeSettingArgs, probe: DesktopProbe, report: Report) -> None:
-    path = probe.resolve_path(args.path)
-    if not path.is_file():
-        missing(report, args.path, " (LibreOffice writes it when a setting changes)")
+def _pictures(slide: Any) -> list[Any]:
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    return [shape for shape in slide.shapes if shape.shape_type == MSO_SHAPE_TYPE.PICTURE]
+
+
+def _image_fills_slide(args: ImageFillsSlideArgs, probe: DesktopProbe, report: Report) -> None:
+    ours = open_presentation(probe, args.path, report)
+    if ours is None:
         return
-    value = libreoffice_setting(path, args.item, args.prop)
-    typed: Any = value
-    if value is not None and re.fullmatch(r"-?\d+", value):
-        typed = int(value)
-    elif value in ("true", "false"):
-        typed = value == "true"
-    ok = value is not None and matches(typed, args.value)
-    report.update(observed={"value": typed}, passed=ok,
-                  reason=f"{args.item}/{args.prop} is {typed!r}" + ("" if value is not None else " (not set)")
-                         + f", expected {args.value.describe()}")
+    original = reference(probe, args.original)
+    pictures = _pictures(original.slides[args.slide]) if args.slide < len(original.slides) else []
+    if not pictures:
+        raise ValueError(f"{args.original} has no picture on slide {args.slide}")
+    if args.slide >= len(ours.slides):
+        report["reason"] = f"{args.path} has {len(ours.slides)} slide(s), none numbered {args.slide}"
+        return
+    same = [p for p in _pictures(ours.slides[args.slide]) if p.image.blob == pictures[0].image.blob]
+    if not same:
+        report["reason"] = f"slide {args.slide} no longer holds the picture {pictures[0].name!r}"
+        return
+    picture, width, height = same[-1], original.slide_width, original.slide_height
+    place = {"left": picture.left, "top": picture.top, "width": picture.width, "height": picture.height}
+    wanted = {"width": width, "height": height, "left": (width - picture.width) / 2, "top": (height - picture.height) / 2}
+    off = [f"{k} is {place[k]}, {wanted[k]:.0f} wanted" for k in ("width", "height", "left", "top")
+           if abs(place[k] - wanted[k]) > args.tolerance]
+    report["observed"] = {**place, "slide_width": width, "slide_height": height}
+    verdict(report, off, ok=f"the picture covers the {width} x {height} slide, centred (within {args.tolerance} EMU)",
+            prefix=f"the picture {picture.name!r} does not fill the slide: ")
+
+
+def _slide_number_color(args: SlideNumberColorArgs, probe: DesktopProbe, report: Report) -> None:
+    ours = open_presentation(probe, args.path, report)
+    if ours is None:
+        return
+    color = slide_number_color(ours)
+    shown = any(getattr(shape, "has_text_frame", False) and shape.text_frame.text.isdigit()
+                for slide in ours.slides for shape in slide.shapes)
+    problems = []
+    if color is None:
+        problems.append("the slide master sets no colour for the slide number")
+    elif args.equals is not None and color != args.equals.removeprefix("#").upper():
+        problems.append(f"the slide number is #{color}, expected #{args.equals.removeprefix('#').upper()}")
+    elif args.like is not None and not color_family(color, args.like):
+        problems.append(f"the slide number is #{color}, which is not {args.like}")
+    if args.shown and not shown:
+        problems.append("no slide shows a slide number")
+    report["observed"] = {"color": color, "shown": shown}
+    verdict(report, problems, ok=f"the slide number is #{color}" + (", shown on the slides" if args.shown else ""))
+
+
+def _text_strikethrough(args: TextStrikethroughArgs, probe: DesktopProbe, report: Report) -> None:
+    """The first run of each paragraph named is struck through. OSWorld's
+    ``check_strikethrough`` only asks for a ``strike`` attribute, which LibreOffice writes
+    on every run (``noStrike`` when not struck), so a struck run is one whose value is not
+    ``noStrike``."""
+    ours = open_presentation(probe, args.path, report)
+    if ours is None:
+        return
+    problems, seen = [], {}
+    for s in args.slides:
+        for h in args.shapes:
+            for q in args.paragraphs:
+                where = f"slide {s} shape {h} paragraph {q}"
+                strike = _first_run_strike(ours, s, h, q)
+                seen[where] = strike
+                if strike in (None, "noStrike") or strike.startswith("no such"):
+                    problems.append(f"{where}: {strike or 'not struck through'}")
+    report["observed"] = {"strike": seen}
+    verdict(report, problems, ok=f"{len(seen)} paragraph(s) struck through")
+
+
+def _first_run_strike(presentation: Any, slide: int, shape: int, paragraph: int) -> str | None:
+    """The ``strike`` value of the paragraph's first run (None: not set), or "no such ..."."""
+    if slide >= len(presentation.slides):
+        return "no such slide"
+    shapes = presentation.slides[slide].shapes
+    if shape >= len(shapes) or not shapes[shape].has_text_frame:
+        return "no such shape holding text"
+    paragraphs = shapes[shape].text_frame.paragraphs
+    if paragraph >= len(paragraphs) or not paragraphs[paragraph].runs:
+        return "no such paragraph with text"
+    props = paragraphs[paragraph].runs[0]._r.find(f"{{{A_NS}}}rPr")
+    return props.get("strike") if props is not None else None
+
+
+def background_image(presentation_path: Path, slide: int) -> bytes | None:
+    """The picture filling slide ``slide``'s background (``bgPr`` with a picture fill), or
+    None: what OSWorld's ``background_image_in_slide`` getter extracts."""
+    from pptx import Presentation
+
+    deck = Presentation(str(presentation_path))
+    if slide >= len(deck.slides):
+        return None
+    part = deck.slides[slide].part
+    blip = ET.fromstring(part.blob).find(f".//{{{P_NS}}}bgPr//{{{A_NS}}}blip")
+    rel_id = blip.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}embed") if blip is not None else None
+    if rel_id is None or rel_id not in part.rels or part.rels[rel_id].is_external:
+        return None
+    return bytes(part.rels[rel_id].target_part.blob)
 
 
 #: This family's checks, each with its judge, in the order error messages list them.
 CHECKS: tuple[CheckType, ...] = (
-    CheckType(PresentationEqualCheck, _presentation_equal),
+    CheckType(PresentationEqualCheck, presentation_equal),
     CheckType(ShapeMovedCheck, _shape_moved),
+    CheckType(ImageFillsSlideCheck, _image_fills_slide),
     CheckType(SlideTransitionCheck, _slide_transition),
     CheckType(SlideBackgroundCheck, _slide_background),
     CheckType(SlideOrientationCheck, _slide_orientation),
     CheckType(PresentationMediaCheck, _presentation_media),
-    CheckType(LibreofficeSettingCheck, _libreoffice_setting),
+    CheckType(SlideNumberColorCheck, _slide_number_color),
+    CheckType(TextStrikethroughCheck, _text_strikethrough),
+    CheckType(LibreofficeSettingCheck, libreoffice_setting),
+    CheckType(LibreofficeLocaleCheck, libreoffice_locale),
 )
 
-__all__ = ["background_color", "libreoffice_setting"]
+__all__ = ["CHECKS", "background_color", "background_image"]

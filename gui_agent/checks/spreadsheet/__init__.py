@@ -7,7 +7,9 @@ its own for printed values).
 * ``cells``: judging the checks of one sheet;
 * ``summaries`` and ``comparisons``: sheet features as plain data, and judging two sheets
   by them;
-* ``printing``: a sheet's printed (formatted) values, exported as CSV.
+* ``printing``: a sheet's printed (formatted) values, exported as CSV;
+* ``matching``: cells judged by their text (fuzzy, includes, contains);
+* ``sparklines``: sparklines, read from the sheet's XML.
 
 Each judging module ends with its checks' registrations; ``CHECKS`` is the family's.
 """
@@ -15,9 +17,9 @@ Each judging module ends with its checks' registrations; ``CHECKS`` is the famil
 from __future__ import annotations
 
 from gui_agent.checks.family import CheckType
-from gui_agent.checks.spreadsheet import cells, comparisons, printing
+from gui_agent.checks.spreadsheet import cells, comparisons, matching, printing, sparklines
 
 #: This family's checks, each with its judge, in the order error messages list them.
-CHECKS: tuple[CheckType, ...] = (*cells.CHECKS, *comparisons.CHECKS, *printing.CHECKS)
+CHECKS: tuple[CheckType, ...] = (*cells.CHECKS, *comparisons.CHECKS, *matching.CHECKS, *sparklines.CHECKS, *printing.CHECKS)
 
 __all__ = ["CHECKS"]

@@ -22,6 +22,7 @@ from gui_agent.checks.spreadsheet.models import (
     CellValueCheck,
     DataValidationArgs,
     DataValidationCheck,
+    RangeBounds,
     SheetLayoutArgs,
     SheetLayoutCheck,
     SheetNamesArgs,
@@ -32,7 +33,8 @@ from gui_agent.checks.spreadsheet.models import (
 from gui_agent.checks.spreadsheet.refs import column_name, split_cell
 from gui_agent.checks.spreadsheet.summaries import cell_style
 from gui_agent.checks.spreadsheet.workbooks import kind_of, load_sheet, load_workbook, plain_value, same_value
-from gui_agent.checks.value_rules import matches
+from gui_agent.checks.spreadsheet.matching import osworld_value
+from gui_agent.checks.value_rules import ValueRule, matches
 
 
 def _cell_value(args: CellValueArgs, probe: DesktopProbe, report: Report) -> None:
@@ -179,7 +181,7 @@ def _sheet_zoom(args: SheetZoomArgs, probe: DesktopProbe, report: Report) -> Non
 _VALIDATION_ATTRS = {
     "allow_blank": "allowBlank", "show_drop_down": "showDropDown", "show_input_message": "showInputMessage",
     "show_error_message": "showErrorMessage", "error_title": "errorTitle", "error_style": "errorStyle",
-    "prompt_title": "promptTitle",
+    "prompt_title": "promptTitle", "ime_mode": "imeMode",
 }
 
 
@@ -187,6 +189,20 @@ def _validation_value(validation: Any, prop: str) -> Any:
     if prop == "ranges":
         return str(validation.sqref)
     return getattr(validation, _VALIDATION_ATTRS.get(prop, prop))
+
+
+def _within(inner: Any, outer: Any) -> bool:
+    """Every range of ``inner`` lies whole inside one range of ``outer`` (range lists)."""
+    return all(any(part.issubset(whole) for whole in outer.ranges) for part in inner.ranges)
+
+
+def _satisfies(validation: Any, prop: str, rule: ValueRule | RangeBounds) -> bool:
+    if isinstance(rule, RangeBounds):
+        from openpyxl.worksheet.cell_range import MultiCellRange
+
+        ranges = MultiCellRange(str(validation.sqref))
+        return _within(MultiCellRange(rule.contains), ranges) and _within(ranges, MultiCellRange(rule.within))
+    return matches(_validation_value(validation, prop), rule)
 
 
 def _data_validation(args: DataValidationArgs, probe: DesktopProbe, report: Report) -> None:
@@ -200,7 +216,7 @@ def _data_validation(args: DataValidationArgs, probe: DesktopProbe, report: Repo
     if len(found) < len(args.validations):
         problems.append(f"{len(found)} data validation(s), expected at least {len(args.validations)}")
     for validation, summary in zip(found, shown):
-        if not any(all(matches(_validation_value(validation, p), rule) for p, rule in wanted.items()) for wanted in args.validations):
+        if not any(all(_satisfies(validation, p, rule) for p, rule in wanted.items()) for wanted in args.validations):
             problems.append(f"the validation {summary} fits none of the expected ones")
     verdict(report, problems, ok=f"{sheet.title}: {len(found)} data validation(s), each as expected")
 
@@ -210,7 +226,7 @@ def _cell_props(args: CellPropsArgs, probe: DesktopProbe, report: Report) -> Non
     if sheet is None:
         return
     cell = sheet[args.cell]
-    observed = {p: (cell.value if p == "value" else cell_style(p, cell)) for p in args.props}
+    observed = {p: (osworld_value(cell) if p == "value" else cell_style(p, cell)) for p in args.props}
     report["observed"] = {"sheet": sheet.title, "cell": args.cell, **{k: plain_value(v) for k, v in observed.items()}}
     problems = [f"{args.cell} {p} is {plain_value(observed[p])!r}, expected {rule.describe()}"
                 for p, rule in args.props.items() if not matches(observed[p], rule)]

@@ -73,7 +73,7 @@ def _sheet_data_equal(args: SheetDataEqualArgs, probe: DesktopProbe, report: Rep
         if got is None:
             differences.append(sheet_report["reason"])
             continue
-        differences += _value_differences(got, want, args.tolerance)
+        differences += _value_differences(got, want, args.tolerance, args.precision)
     report["observed"] = {"differences": differences[:MAX_DIFFERENCES], "count": len(differences)}
     if differences:
         report["reason"] = f"{len(differences)} difference(s) from {other}: " + listing(differences)
@@ -81,12 +81,21 @@ def _sheet_data_equal(args: SheetDataEqualArgs, probe: DesktopProbe, report: Rep
         report.update(passed=True, reason=f"the data of sheet(s) {ours} equal {other} {theirs}")
 
 
-def _value_differences(got: Any, want: Any, tolerance: float) -> list[str]:
-    """Every cell whose value differs between two sheets (an empty cell and empty text are alike)."""
+def _rounded(value: Any, precision: int | None) -> Any:
+    if precision is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    return round(float(value), precision)
+
+
+def _value_differences(got: Any, want: Any, tolerance: float, precision: int | None = None) -> list[str]:
+    """Every cell whose value differs between two sheets (an empty cell and empty text are
+    alike); with ``precision``, numbers rounded to that many decimals must be equal."""
     differences = []
+    if precision is not None:
+        tolerance = 0.0
     for r in range(1, max(got.max_row, want.max_row) + 1):
         for c in range(1, max(got.max_column, want.max_column) + 1):
-            a, b = got.cell(r, c).value, want.cell(r, c).value
+            a, b = _rounded(got.cell(r, c).value, precision), _rounded(want.cell(r, c).value, precision)
             if not same_value(a, b, tolerance) and not (a in (None, "") and b in (None, "")):
                 differences.append(f"{got.title}!{column_name(c)}{r} is {plain_value(a)!r}, expected {plain_value(b)!r}")
     return differences

@@ -45,7 +45,7 @@ RowProp = Literal["height", "hidden", "collapsed", "outline_level"]
 ColumnProp = Literal["width", "hidden", "collapsed", "outline_level", "auto_size", "min", "max"]
 ValidationProp = Literal[
     "ranges", "type", "formula1", "formula2", "operator", "allow_blank", "show_drop_down", "show_input_message",
-    "show_error_message", "error", "error_title", "error_style", "prompt", "prompt_title",
+    "show_error_message", "error", "error_title", "error_style", "prompt", "prompt_title", "ime_mode",
 ]
 
 
@@ -173,7 +173,9 @@ class SheetDataEqualArgs(StrictModel):
     omitted. ``expected_sheets``: the sheets they are compared with, one for each (default:
     the same positions or names). Without ``expected`` the sheets are compared with other
     sheets of the saved file itself (a copied sheet must equal its original), and
-    ``expected_sheets`` is required. Numbers compare within ``tolerance``.
+    ``expected_sheets`` is required. Numbers compare within ``tolerance``; with
+    ``precision``, rounded to that many decimals first and then equal (OSWorld rounds to
+    4 unless its rule says otherwise).
     """
 
     path: HomePath
@@ -181,6 +183,7 @@ class SheetDataEqualArgs(StrictModel):
     sheets: list[SheetRef] | None = Field(default=None, min_length=1)
     expected_sheets: list[SheetRef] | None = Field(default=None, min_length=1)
     tolerance: float = Field(default=1e-6, ge=0)
+    precision: int | None = Field(default=None, strict=True, ge=0, le=15)
 
     @model_validator(mode="after")
     def _pairs(self) -> SheetDataEqualArgs:
@@ -269,19 +272,48 @@ class SheetZoomArgs(StrictModel):
     zoom: ValueRule
 
 
+class RangeBounds(StrictModel):
+    """The validated ranges cover every range of ``contains`` and stay within ``within``
+    (each a range list such as ``"D2:D29"`` or ``"A1:A5 C1:C5"``; a range counts as covered
+    when one range of the other holds it whole), OSWorld's ``spreadsheet_range``."""
+
+    contains: NonBlank
+    within: NonBlank
+
+    @model_validator(mode="after")
+    def _ranges(self) -> RangeBounds:
+        for key in ("contains", "within"):
+            for part in getattr(self, key).split():
+                if ":" in part:
+                    range_ref(part)
+                else:
+                    cell_ref(part)
+        return self
+
+
 class DataValidationArgs(StrictModel):
     """The sheet has at least as many data validations as ``validations`` lists, and each
     of its validations satisfies every rule of at least one entry (OSWorld's
-    ``data_validation``). ``ranges`` is the validated range text (``"D2:D29"``)."""
+    ``data_validation``). ``ranges`` is the validated range text (``"D2:D29"``), judged by
+    a value rule or by :class:`RangeBounds`."""
 
     path: HomePath
     sheet: SheetRef = 0
-    validations: list[dict[ValidationProp, ValueRule]] = Field(min_length=1)
+    validations: list[dict[ValidationProp, ValueRule | RangeBounds]] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _bounds_only_for_ranges(self) -> DataValidationArgs:
+        for entry in self.validations:
+            if any(isinstance(rule, RangeBounds) and prop != "ranges" for prop, rule in entry.items()):
+                raise PydanticCustomError("bounds", "contains/within judge only 'ranges'", {"key": "validations"})
+        return self
 
 
 class CellPropsArgs(StrictModel):
-    """One cell satisfies a rule per property: ``value`` (as saved; formulas: their result)
-    or a style property (``font_bold``, ``number_format``, ...)."""
+    """One cell satisfies a rule per property: ``value`` (as the file holds it, the way
+    OSWorld's ``check_cell`` reads it: numbers, dates included, as decimals; text as text;
+    formulas their result; an empty cell, true/false or an error as nothing) or a style
+    property (``font_bold``, ``number_format``, ...)."""
 
     path: HomePath
     sheet: SheetRef = 0
@@ -299,6 +331,54 @@ class SheetPrintEqualArgs(StrictModel):
     sheet: SheetRef = 0
     expected: TaskPath
     ignore_case: bool = False
+
+
+class CellMatchRule(StrictModel):
+    """How the cells of ``ranges`` compare with the same cells of the other sheet, both
+    read as text (numbers as decimals, ``5.0``; empty cells as ``None``) and normalised in
+    OSWorld's order: ``replace`` pairs, then ``trim_leading`` / ``trim_trailing`` (those
+    characters off the ends), ``ignore_chars`` removed, ``ignore_case``. ``match``:
+    ``exact``, ``includes`` (ours contains theirs), ``included_by`` (theirs contains ours)
+    or ``fuzzy`` (the Indel similarity, 0-100, at least ``threshold``)."""
+
+    ranges: list[NonBlank] = Field(min_length=1)
+    match: Literal["exact", "includes", "included_by", "fuzzy"]
+    threshold: float = Field(default=85.0, ge=0, le=100)
+    ignore_case: bool = False
+    ignore_chars: str = ""
+    trim_leading: str | None = None
+    trim_trailing: str | None = None
+    replace: list[tuple[str, str]] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _ranges(self) -> CellMatchRule:
+        for text in self.ranges:
+            for part in text.split():
+                range_ref(part) if ":" in part else cell_ref(part)
+        return self
+
+
+class CellsMatchArgs(SheetPairArgs):
+    """Cell by cell over the ranges of each rule, the sheet's text matches the other
+    sheet's (OSWorld's ``sheet_fuzzy``)."""
+
+    rules: list[CellMatchRule] = Field(min_length=1)
+
+
+class SparklinesEqualArgs(SheetPairArgs):
+    """The sheets have the same sparklines: each at the same cell, drawn from the same range."""
+
+
+class CellsContainArgs(StrictModel):
+    """Each cell of ``range`` (row by row) contains, as text, its entry of ``contains`` (or
+    one of the entry's texts when it is a list); an empty or non-text cell fails, and so
+    does a range with more cells than entries (OSWorld's ``compare_conference_city_in_order``).
+    ``sheet``: the workbook's active sheet when omitted."""
+
+    path: HomePath
+    sheet: SheetRef | None = None
+    range: RangeRef
+    contains: list[NonBlank | list[NonBlank]] = Field(min_length=1)
 
 
 class CellValueCheck(SingleKey):
@@ -384,6 +464,21 @@ class DataValidationCheck(SingleKey):
 class CellPropsCheck(SingleKey):
     name: ClassVar[str] = "cell_props"
     cell_props: CellPropsArgs
+
+
+class CellsMatchCheck(SingleKey):
+    name: ClassVar[str] = "cells_match"
+    cells_match: CellsMatchArgs
+
+
+class SparklinesEqualCheck(SingleKey):
+    name: ClassVar[str] = "sparklines_equal"
+    sparklines_equal: SparklinesEqualArgs
+
+
+class CellsContainCheck(SingleKey):
+    name: ClassVar[str] = "cells_contain"
+    cells_contain: CellsContainArgs
 
 
 class SheetPrintEqualCheck(SingleKey):

@@ -38,9 +38,11 @@ def _axis_title(axis_name: str, chart: Any) -> str | None:
 
 
 def _anchor(chart: Any) -> list[Any]:
-    """Where the chart is drawn: the columns and rows of its top-left and bottom-right corners."""
+    """Where the chart is drawn: how it moves with the cells (``editAs``), and the columns
+    and rows of its top-left and bottom-right corners."""
     start, end = getattr(chart.anchor, "_from", None), getattr(chart.anchor, "to", None)
-    return [getattr(start, "col", None), getattr(start, "row", None), getattr(end, "col", None), getattr(end, "row", None)]
+    return [getattr(chart.anchor, "editAs", None), getattr(start, "col", None), getattr(start, "row", None),
+            getattr(end, "col", None), getattr(end, "row", None)]
 
 
 #: Chart property -> how to read it from an openpyxl chart.
@@ -95,6 +97,8 @@ def _pivot_source(table: Any, lead: int, trail: int) -> str:
     return f"{source.type};{(start[0], start[1] + lead)}:{(end[0], end[1] - trail)};{ws_source.sheet}"
 
 
+#: What a pivot table's location holds (compared whole, as OSWorld compares it).
+_LOCATION_ATTRS = ("ref", "firstHeaderRow", "firstDataRow", "firstDataCol", "rowPageCount", "colPageCount")
 #: Pivot table properties that are one attribute of the table.
 _PIVOT_FLAGS = {"show_total": "visualTotals", "show_empty_row": "showEmptyRow", "show_empty_col": "showEmptyCol",
                 "show_headers": "showHeaders"}
@@ -105,7 +109,8 @@ def _pivot_info(table: Any, props: set[str], kept: list[list[tuple[Any, Any]]], 
     info: dict[str, Any] = {"name": table.name} if "name" in props else {}
     info.update({prop: getattr(table, attr) for prop, attr in _PIVOT_FLAGS.items() if prop in props})
     if "location" in props:
-        info["location"] = table.location.ref if table.location is not None else None
+        place = table.location
+        info["location"] = None if place is None else {attr: getattr(place, attr) for attr in _LOCATION_ATTRS}
     if props & {"selection", "filter"}:
         info["selection"] = kept if "ordered" in props else [sorted(set(u), key=repr) for u in kept]
     if "filter" in props:
@@ -119,8 +124,8 @@ def _pivot_fields(table: Any, props: set[str], lead: int) -> dict[str, Any]:
     info: dict[str, Any] = {}
     for prop, fields in (("col_fields", table.colFields), ("row_fields", table.rowFields)):
         if prop in props:
-            numbers = [f.x - lead if f.x >= 0 else f.x for f in fields]
-            info[prop] = [n for n in numbers if n >= 0] if "ignore_special_fields" in props else numbers
+            numbers = [f.x - lead for f in fields]  # OSWorld shifts the special data field (-2) too
+            info[prop] = [n for f, n in zip(fields, numbers) if f.x >= 0] if "ignore_special_fields" in props else numbers
     if "data_fields" in props:
         named = "data_fields_name" in props
         info["data_fields"] = [f"{f.fld - lead};{f.name if named else ''};{f.subtotal};{f.showDataAs}" for f in table.dataFields]
@@ -146,7 +151,9 @@ def cell_style(prop: str, cell: Any, dxf: Any = None) -> Any:
 
 
 def _number_format(prop: str, cell: Any, dxf: Any) -> Any:
-    if cell.value is None or isinstance(cell.value, (str, bool)):
+    """The format of a number cell (not of dates, text or true/false: OSWorld reads it only
+    where the cell's type is a number)."""
+    if cell.value is None or cell.data_type != "n" or isinstance(cell.value, bool):
         return None
     return dxf.numFmt.formatCode if dxf is not None and dxf.numFmt is not None else cell.number_format
 
@@ -172,9 +179,10 @@ def _fill_type(prop: str, cell: Any, dxf: Any) -> Any:
 
 
 def _fill_color(prop: str, cell: Any, dxf: Any) -> str | None:
-    if dxf is not None and dxf.fill is not None:
-        return _color(dxf.fill.bgColor)
-    return _color(getattr(cell.fill, "fgColor", None))
+    """The fill's background (``bgcolor``) or foreground (``fgcolor``) colour; a solid fill
+    LibreOffice saves has both the same."""
+    fill = dxf.fill if dxf is not None and dxf.fill is not None else cell.fill
+    return _color(getattr(fill, "bgColor" if prop == "bgcolor" else "fgColor", None))
 
 
 def _hyperlink(prop: str, cell: Any, dxf: Any) -> str | None:
@@ -264,8 +272,9 @@ def filter_state(sheet: Any) -> dict[str, Any]:
     sort = auto.sortState
     if sort is not None:
         state["sort"] = {
-            "ref": sort.ref, "case_sensitive": sort.caseSensitive, "method": sort.sortMethod,
-            "conditions": [{"ref": c.ref, "descending": c.descending, "by": c.sortBy} for c in sort.sortCondition],
+            "ref": sort.ref, "by_columns": sort.columnSort, "case_sensitive": sort.caseSensitive, "method": sort.sortMethod,
+            "conditions": [{"ref": c.ref, "descending": c.descending, "by": c.sortBy, "custom_list": c.customList,
+                            "dxf_id": c.dxfId, "icon_set": c.iconSet, "icon_id": c.iconId} for c in sort.sortCondition],
         }
     return state
 
