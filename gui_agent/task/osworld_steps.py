@@ -109,6 +109,8 @@ def _launch_words(command: list[str], context: StepContext) -> list[Step]:
     if app is not None:
         dropped = DROPPED_ARGS.get(app)
         args = [home_relative_arg(a) for a in command[1:] if dropped is None or not dropped.match(a)]
+        if app == "file_manager" and len(args) == 1:  # Files started on a folder: that folder's window
+            return [{"open_file": {"path": home_path(command[1]), "app": context.use_app(app)}}]
         return [{"launch": {"app": context.use_app(app), **({"args": args} if args else {})}}]
     return [{"launch": {"command": [home_relative_arg(a) for a in command], "wait": False}}]
 

@@ -2,9 +2,10 @@
 driven by real keys through XTEST. The desktop oracle's command line passes; a wrong
 command line that does real work fails, and the check observed that work.
 
-The two tasks are judged differently: 5ced85fc by a shell line run after the episode
-(``bash eval.sh``, OSWorld's ``vm_command_line``), 4127319a by what the focused terminal
-shows (``vm_terminal_output``), the terminal opened from the file manager.
+The tasks are judged differently: 5ced85fc and 4d117223 by a shell line run after the
+episode (``bash eval.sh``, OSWorld's ``vm_command_line``; 4d117223's set-up types into the
+terminal), 4127319a by what the focused terminal shows (``vm_terminal_output``), the
+terminal opened from the file manager.
 The downloaded inputs (OSWorld's set-up and evaluation scripts) are written here the way
 the instructions say; their originals are on Google Drive.
 """
@@ -25,6 +26,7 @@ from tests.paths import FIXTURES
 
 BR = "os-5ced85fc-fa1a-4217-95fd-0fb530545ce2"
 PHP = "os-4127319a-8b79-4410-b58a-7a151e15f3d7"
+PERM = "os-4d117223-a354-47fb-8b45-62ab1390a95f"
 
 EVAL_BR = """#!/bin/bash
 # output.txt holds 1, 2 and 3, each line ending in <br/>.
@@ -46,7 +48,22 @@ for n in $(seq 10); do echo "line $n"; done > ~/project/README.md
 for n in $(seq 6); do echo "<p>$n</p>"; done > ~/project/web/index.html
 """
 
-INPUTS: dict[str, dict[str, str]] = {BR: {"eval.sh": EVAL_BR}, PHP: {"setup.sh": SETUP_PHP}}
+#: ~/testDir: regular files of other modes at three depths, and folders (which keep theirs).
+SETUP_PERM = """#!/bin/bash
+mkdir -p testDir/a/b
+touch testDir/top.txt testDir/a/mid.sh testDir/a/b/deep.cfg
+chmod 600 testDir/top.txt; chmod 755 testDir/a/mid.sh; chmod 777 testDir/a/b/deep.cfg
+chmod 755 testDir/a testDir/a/b
+"""
+EVAL_PERM = """#!/bin/bash
+wrong=$(find testDir -type f ! -perm 644 | sort | tr '\\n' ' ')
+dirs=$(find testDir -mindepth 1 -type d ! -perm 755 | sort | tr '\\n' ' ')
+if [ -z "$wrong" ] && [ -z "$dirs" ]; then echo "All files have the correct permissions."; else echo "Wrong modes: $wrong$dirs"; fi
+"""
+
+INPUTS: dict[str, dict[str, str]] = {
+    BR: {"eval.sh": EVAL_BR}, PHP: {"setup.sh": SETUP_PHP}, PERM: {"setup.sh": SETUP_PERM, "eval.sh": EVAL_PERM},
+}
 
 
 def wrong_br() -> DesktopOraclePolicy:
@@ -57,6 +74,11 @@ def wrong_br() -> DesktopOraclePolicy:
 def wrong_php_count() -> DesktopOraclePolicy:
     """4127319a done wrong: every file's lines counted, not only the .php ones."""
     return _scripted("scripted-all-files", PHP, lambda: count_php_lines("find . -type f -print0 | xargs -0 cat | wc -l"))
+
+
+def wrong_perm() -> DesktopOraclePolicy:
+    """4d117223 done wrong: only the files directly in the folder changed."""
+    return _scripted("scripted-top-level-only", PERM, lambda: in_terminal("chmod 644 ./*.*"))
 
 
 def _scripted(name: str, config: str, script: Callable[[], list[Any]]) -> DesktopOraclePolicy:
@@ -90,6 +112,7 @@ def test_the_scripts_type_what_the_instructions_ask() -> None:
 @pytest.mark.parametrize(("name", "wrong", "seen"), [
     (BR, "wrong_br", "Failure: output.txt is 1|2|3|"),
     (PHP, "wrong_php_count", "70"),
+    (PERM, "wrong_perm", "Wrong modes: testDir/a/b/deep.cfg testDir/a/mid.sh"),
 ])
 def test_imported_os_task_passes_the_right_command_and_fails_a_wrong_one(
     name: str, wrong: str, seen: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -40,15 +40,9 @@ def permissions_644() -> list[Item]:
     return in_terminal("find . -type f -exec chmod 644 {} +")
 
 
-def copy_to_dirs() -> list[Item]:
-    """6f56bf42: file1 copied into dir1, dir2 and dir3."""
-    return in_terminal("for d in dir1 dir2 dir3; do cp file1 \"$d\"/; done")
-
-
 #: Task id -> the script solving it.
 SCRIPTS: dict[str, Callable[[], list[Item]]] = {
     _OS + "5ced85fc-fa1a-4217-95fd-0fb530545ce2": append_br,
     _OS + "4127319a-8b79-4410-b58a-7a151e15f3d7": count_php_lines,
     _OS + "4d117223-a354-47fb-8b45-62ab1390a95f": permissions_644,
-    _OS + "6f56bf42-85b8-4fbb-8e06-6c44960184ba": copy_to_dirs,
 }

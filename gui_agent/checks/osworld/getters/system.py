@@ -226,7 +226,8 @@ def _command_line(stream: str, spec: dict[str, Any], where: str, files: Files) -
     if stream == "stdout" and isinstance(command, (str, list)) and _reads_clipboard(command):
         return {"clipboard": {}}
     argv = command_argv(command, spec.get("shell", False), where)
-    return {"command_output": {"command": argv, "stream": stream, "strip": False, "timeout_s": COMMAND_TIMEOUT_S}}
+    streams = {"stream": "stderr"} if stream == "stderr" else {}
+    return {"command_output": {"command": argv, **streams, "strip": False, "timeout_s": COMMAND_TIMEOUT_S}}
 
 
 def _path(spec: dict[str, Any], where: str) -> str:
