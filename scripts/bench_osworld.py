@@ -34,8 +34,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-DOMAINS = ("chrome", "gimp", "libreoffice_calc", "libreoffice_impress", "libreoffice_writer", "multi_apps", "os",
-           "thunderbird", "vlc", "vs_code")
 #: Step and getter types that sign in to an internet account (Google Drive, a Google login):
 #: such configs cannot run off the internet and are left out of the target's count.
 ACCOUNT_STEPS = {"googledrive", "login"}
@@ -49,19 +47,6 @@ RESET_TASKS = {
     "impress": "libreoffice_impress-73c99fb9-f828-43ce-b87a-01dc07faa224",
     "thunderbird": "thunderbird-2ad9387a-65d8-4e33-ad5b-7580065a27ca",
 }
-
-
-def config_domain(path: Path, config: dict) -> str:
-    """The OSWorld domain of a config: its folder (``examples/<domain>/<id>.json``), else its
-    file name's prefix (``<domain>-<id>.json``), else its snapshot."""
-    if path.parent.name in DOMAINS:
-        return path.parent.name
-    prefix = path.name.split("-", 1)[0]
-    if prefix in DOMAINS:
-        return prefix
-    from gui_agent.task.osworld_import import domain_of
-
-    return domain_of(config)
 
 
 def needs_account(config: dict) -> bool:
@@ -93,6 +78,8 @@ def _convert(path: Path, config: dict) -> tuple[str, str]:
 
 
 def coverage(samples: Path) -> int:
+    from gui_agent.task.osworld_import import OSWORLD_DOMAINS, domain_of
+
     by_domain: dict[str, Counter] = defaultdict(Counter)
     by_func: dict[str, Counter] = defaultdict(Counter)
     misses, accounts = [], []
@@ -105,8 +92,8 @@ def coverage(samples: Path) -> int:
             continue
         if not isinstance(config, dict) or "id" not in config:
             continue
-        domain = config_domain(path, config)
-        if domain not in DOMAINS:
+        domain = domain_of(config, path)
+        if domain not in OSWORLD_DOMAINS:
             continue
         if needs_account(config):
             accounts.append(f"  {path.name}")
@@ -129,7 +116,7 @@ def coverage(samples: Path) -> int:
     done = sum(c["complete"] for c in by_domain.values())
     crashes = sum(c["crash"] for c in by_domain.values())
     print("| domain | configs (no account) | convert completely | need an internet account (left out) |\n|---|---:|---:|---:|")
-    for domain in DOMAINS:
+    for domain in OSWORLD_DOMAINS:
         c = by_domain[domain]
         print(f"| {domain} | {c['all']} | {c['complete']} ({100 * c['complete'] / max(c['all'], 1):.0f}%) | {c['account']} |")
     left_out = sum(c["account"] for c in by_domain.values())

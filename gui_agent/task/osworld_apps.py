@@ -15,7 +15,7 @@ APP_NAMES: MappingProxyType[str, str] = MappingProxyType({
     "libreoffice_writer": "writer", "writer": "writer",
     "libreoffice_impress": "impress", "impress": "impress",
     "thunderbird": "thunderbird",
-    "chrome": "chrome", "google_chrome": "chrome", "browser": "chrome",
+    "chrome": "chrome", "google_chrome": "chrome", "browser": "chrome", "pdf": "chrome",
     "gimp": "gimp", "image": "gimp",
     "vlc": "vlc", "ubuntu_media_player": "vlc",
     "vs_code": "vscode", "vscode": "vscode", "code": "vscode",

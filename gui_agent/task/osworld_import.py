@@ -51,6 +51,9 @@ from gui_agent.task.osworld_apps import APP_NAMES, DESKTOP_ITSELF
 from gui_agent.task.osworld_steps import CACHE_DIR, command_words, convert_step, params_of
 from gui_agent.task.spec import Task
 
+#: OSWorld's ten Linux domains (its ``evaluation_examples/examples/<domain>`` folders).
+OSWORLD_DOMAINS = ("chrome", "gimp", "libreoffice_calc", "libreoffice_impress", "libreoffice_writer", "multi_apps", "os",
+                   "thunderbird", "vlc", "vs_code")
 #: OSWorld's VM screen.
 OSWORLD_SCREEN = {"width": 1920, "height": 1080}
 #: The limits of an imported task: OSWorld's agents take at most 15 steps.
@@ -93,8 +96,15 @@ def is_windows_variant(config_path: str | Path | None, config: dict[str, Any]) -
     return stem.lower().endswith(("-win", "_win")) or "windows" in str(config.get("snapshot", "")).lower()
 
 
-def domain_of(config: dict[str, Any]) -> str:
-    """The config's domain (``libreoffice_calc``): its snapshot, else its first related app."""
+def domain_of(config: dict[str, Any], config_path: str | Path | None = None) -> str:
+    """The config's OSWorld domain (``multi_apps``): the folder it is in
+    (``examples/<domain>/<id>.json``) or its file name's prefix (``<domain>-<id>.json``)
+    when that is one of :data:`OSWORLD_DOMAINS`, else its snapshot, else its first related app."""
+    if config_path is not None:
+        path = Path(config_path)
+        for candidate in (path.parent.name, path.name.split("-", 1)[0]):
+            if candidate in OSWORLD_DOMAINS:
+                return candidate
     related = config.get("related_apps")
     first = related[0] if isinstance(related, list) and related and isinstance(related[0], str) else None
     domain = config.get("snapshot") if isinstance(config.get("snapshot"), str) else first
@@ -104,7 +114,7 @@ def domain_of(config: dict[str, Any]) -> str:
 def task_file_name(config: dict[str, Any], config_path: str | Path | None = None) -> str:
     """The file name a converted config is written to: ``<domain>-<id>[-win].yaml``."""
     suffix = "-win" if is_windows_variant(config_path, config) else ""
-    return f"{domain_of(config)}-{config['id']}{suffix}.yaml"
+    return f"{domain_of(config, config_path)}-{config['id']}{suffix}.yaml"
 
 
 class _Converter:
@@ -290,10 +300,11 @@ def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Co
     evaluator = conv.evaluator(evaluator_spec)
     post = conv.steps(evaluator_spec.get("postconfig"), "evaluator.postconfig", post=True)
     windows = is_windows_variant(config_path, config)
-    data = _task_data(config, conv.apps, windows, {"setup": setup, "evaluator": evaluator, "post_steps": post})
+    domain = domain_of(config, config_path)
+    data = _task_data(config, domain, conv.apps, windows, {"setup": setup, "evaluator": evaluator, "post_steps": post})
     used = set(_task_paths(data))
     inputs = [i for i in conv.inputs if i.path in used]  # a check doing a post step's work needs fewer
-    data["description"] = _description(config, windows, inputs, conv)
+    data["description"] = _description(config, domain, windows, inputs, conv)
     return Conversion(task=_validated(data), inputs=inputs, unsupported=conv.unsupported, notes=conv.notes)
 
 
@@ -315,9 +326,8 @@ def _checked(config: Any) -> dict[str, Any]:
     return evaluator_spec
 
 
-def _task_data(config: dict[str, Any], apps: list[str], windows: bool, sections: dict[str, Any]) -> dict[str, Any]:
+def _task_data(config: dict[str, Any], domain: str, apps: list[str], windows: bool, sections: dict[str, Any]) -> dict[str, Any]:
     """The task file's data; the sections (setup, evaluator, post_steps) that are empty are left out."""
-    domain = domain_of(config)
     environment: dict[str, Any] = {"kind": "desktop", "screen": dict(OSWORLD_SCREEN), "apps": apps}
     if "thunderbird" in apps:
         environment["mail"] = {}
@@ -334,9 +344,9 @@ def _task_data(config: dict[str, Any], apps: list[str], windows: bool, sections:
     return data
 
 
-def _description(config: dict[str, Any], windows: bool, inputs: list[DeclaredInput], conv: _Converter) -> str:
+def _description(config: dict[str, Any], domain: str, windows: bool, inputs: list[DeclaredInput], conv: _Converter) -> str:
     """Where the task came from, the inputs to supply, what was left out, and the notes."""
-    lines = [f"Imported from OSWorld ({domain_of(config)}/{config['id']}{', Windows variant' if windows else ''})."]
+    lines = [f"Imported from OSWorld ({domain}/{config['id']}{', Windows variant' if windows else ''})."]
     if isinstance(config.get("source"), str) and config["source"]:
         lines.append(f"Original source: {config['source']}")
     if inputs:
@@ -370,4 +380,4 @@ def _task_paths(value: Any) -> list[str]:
     return []
 
 
-__all__ = ["Conversion", "DeclaredInput", "OSWORLD_SCREEN", "convert_osworld", "task_file_name"]
+__all__ = ["OSWORLD_DOMAINS", "Conversion", "DeclaredInput", "OSWORLD_SCREEN", "convert_osworld", "task_file_name"]

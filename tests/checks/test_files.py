@@ -59,8 +59,10 @@ def test_sqlite_query(probe: FolderProbe) -> None:
 
 
 def test_pdf_pages(probe: FolderProbe) -> None:
-    page = b"<< /Type /Page /Parent 2 0 R >>\n"
-    (probe.home / "one.pdf").write_bytes(b"%PDF-1.4\n<< /Type /Pages /Count 1 >>\n" + page)
-    (probe.home / "two.pdf").write_bytes(b"%PDF-1.4\n<< /Type /Pages /Count 2 >>\n" + page * 2)
+    from PIL import Image
+
+    pages = [Image.new("RGB", (200, 100), color) for color in ("white", "gray")]
+    pages[0].save(probe.home / "one.pdf")
+    pages[0].save(probe.home / "two.pdf", save_all=True, append_images=pages[1:])
     assert passes({"pdf_pages": {"path": "one.pdf", "pages": {"method": "eq", "ref": 1}}}, probe)
     assert not passes({"pdf_pages": {"path": "two.pdf", "pages": {"method": "eq", "ref": 1}}}, probe)

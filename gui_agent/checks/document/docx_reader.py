@@ -53,11 +53,21 @@ def _docx_run(run: Any, in_table: bool) -> Run:
 
 
 def _resolved(paragraph: Any, attr: str) -> Any:
-    """A paragraph format attribute, looked up through its style chain when unset."""
-    value = getattr(paragraph.paragraph_format, attr)
+    """A paragraph format attribute, looked up through its style chain when unset.
+
+    A value python-docx has no name for (LibreOffice writes ``w:jc w:val="start"``, the
+    newer spelling of left) counts as unset rather than breaking the whole document.
+    """
+    def read(fmt: Any) -> Any:
+        try:
+            return getattr(fmt, attr, None)
+        except ValueError:
+            return None
+
+    value = read(paragraph.paragraph_format)
     style = paragraph.style
     while value is None and style is not None:
-        value = getattr(style.paragraph_format, attr, None)
+        value = read(style.paragraph_format)
         style = style.base_style
     return value
 

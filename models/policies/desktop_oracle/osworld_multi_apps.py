@@ -72,6 +72,6 @@ def result_column(column: list[str] | None = None) -> list[Item]:
 
 #: Task id -> the script solving it.
 SCRIPTS: dict[str, Callable[[], list[Item]]] = {
-    "osworld.libreoffice_impress.51f5801c-18b3-4f25-b0c3-02f85507a078": notes_document,
-    "osworld.libreoffice_calc.bc2b57f3-686d-4ec9-87ce-edf850b7e442": result_column,
+    "osworld.multi_apps.51f5801c-18b3-4f25-b0c3-02f85507a078": notes_document,
+    "osworld.multi_apps.bc2b57f3-686d-4ec9-87ce-edf850b7e442": result_column,
 }
