@@ -16,8 +16,9 @@ import openpyxl
 import pytest
 
 from gui_agent.actions import Type
-from gui_agent.checks.sources.system import dated_name, day_text, resolve_relative_time
+from gui_agent.checks.sources.system import TERMINAL_SCREEN_FILE, dated_name, day_text, resolve_relative_time
 from gui_agent.checks.values import lcs_length, similarity
+from gui_agent.envs.desktop.apps.terminal import SCREEN_FILE
 from gui_agent.envs.desktop.env import DesktopEnv
 from gui_agent.envs.desktop.steps import LaunchArgs, LaunchStep
 from gui_agent.errors import TaskFileError
@@ -244,6 +245,10 @@ def test_dated_files_sqlite_and_workbook_sources(probe: HomeProbe) -> None:
 
 
 # ---------------------------------------------------------------------- on a real desktop
+
+
+def test_the_terminal_prints_where_the_source_reads() -> None:
+    assert TERMINAL_SCREEN_FILE == SCREEN_FILE
 
 
 @pytest.mark.slow

@@ -21,9 +21,12 @@ from pydantic import Field, PositiveFloat
 
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.sources.base import SourceType
-from gui_agent.envs.desktop.apps.terminal import SCREEN_FILE
-from gui_agent.envs.desktop.paths import HomePath, TaskPath
 from gui_agent.schema import NonBlank, SingleKey, StrictModel
+
+#: The file (in the session's ``XDG_RUNTIME_DIR``) the desktop's terminal prints its screen
+#: to: :data:`gui_agent.envs.desktop.apps.terminal.SCREEN_FILE`, which a test keeps equal
+#: (``checks`` and ``envs`` do not import each other).
+TERMINAL_SCREEN_FILE = "terminal-screen.txt"
 
 
 class CommandOutputArgs(StrictModel):
@@ -45,20 +48,20 @@ class FileTextArgs(StrictModel):
     file's name before its first dot when the file is read (OSWorld's ``time_suffix``:
     ``report.csv`` read on 2024-05-01 with ``%Y_%m_%d`` is ``report2024_05_01.csv``)."""
 
-    path: HomePath
+    path: NonBlank
     dated: NonBlank | None = None
 
 
 class TaskFileTextArgs(StrictModel):
     """The text of a file shipped in the task's folder (a gold file, a declared input)."""
 
-    path: TaskPath
+    path: NonBlank
 
 
 class FolderEntriesArgs(StrictModel):
     """The names in the home-relative folder ``path`` (hidden ones too), sorted."""
 
-    path: HomePath
+    path: NonBlank
 
 
 class ClipboardArgs(StrictModel):
@@ -96,21 +99,21 @@ class XlsxLastRowArgs(StrictModel):
     """The last row of the workbook's first sheet (the first row being its header), each
     cell as pandas writes it as text (``5``, ``5.5``, ``nan``)."""
 
-    path: HomePath
+    path: NonBlank
 
 
 class SqliteValueArgs(StrictModel):
     """The first column of the first row ``sql`` returns on a copy of the SQLite file (None
     without rows)."""
 
-    path: HomePath
+    path: NonBlank
     sql: NonBlank
 
 
 class DocxTextArgs(StrictModel):
     """The text of a Word document's paragraphs, one per line."""
 
-    path: HomePath
+    path: NonBlank
 
 
 class CommandOutputSource(SingleKey):
@@ -242,7 +245,7 @@ cat "$out"
 def _terminal_text(args: NoArgs, probe: DesktopProbe) -> str | None:
     """The focused terminal's screen as text, right blanks stripped (OSWorld reads the
     focused GNOME Terminal's text the same way); None when no terminal has the focus."""
-    done = probe.run_command(["sh", "-c", _PRINT_TERMINAL, "print-terminal", SCREEN_FILE], timeout_s=15.0)
+    done = probe.run_command(["sh", "-c", _PRINT_TERMINAL, "print-terminal", TERMINAL_SCREEN_FILE], timeout_s=15.0)
     if done.returncode in (3, 4):
         return None
     if done.returncode != 0:
