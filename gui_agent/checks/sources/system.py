@@ -373,7 +373,7 @@ def relative_days_known(relative: Any) -> bool:
         return False
     if "to" not in relative:
         return relative["from"] in _ALONE
-    return relative["from"] in _FROM and relative["to"] in _TO
+    return relative["from"] in _FROM and isinstance(relative["to"], str) and relative["to"] in _TO
 
 
 def resolve_relative_time(rules: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -390,6 +390,9 @@ def resolve_relative_time(rules: dict[str, Any], now: datetime) -> dict[str, Any
     expected = resolved.get("expected")
     if not isinstance(expected, dict):
         raise ValueError("rule_relativeTime needs 'expected' (a mapping)")
+    needed = ("time",) if "to" not in relative else ("from", "to")
+    if any(key not in expected for key in needed):
+        raise ValueError(f"rule_relativeTime needs expected.{' and expected.'.join(needed)}")
     start = _DAYS[relative["from"]](now, "")
     if "to" not in relative:
         expected["time"] = day_text(str(expected["time"]), start)
