@@ -144,6 +144,8 @@ def check_slide_orientation_portrait(metric: Metric) -> list[Check]:
 
 
 def contains_mp4_video(metric: Metric) -> list[Check]:
+    """OSWorld's code defines no such function (its config names one): judged as the name
+    says, a video named ``*.mp4`` in the presentation."""
     return [{"presentation_media": {"path": metric.result_path(".pptx"), "kind": "any", "name_matches": r"\.mp4$"}}]
 
 
@@ -200,8 +202,8 @@ def compare_audios(metric: Metric) -> list[Check]:
 
 #: What has no equivalent here, and why.
 NO_EQUIVALENT: dict[str, str] = {
-    "compare_audios": "compare_audios scores how alike two sounds are (MFCC distance); only the audio file given "
-                      "to the agent (a vm_file), embedded in a slide unchanged, is judged here (by its bytes)",
+    "compare_audios": "no equivalent: compare_audios scores how alike two sounds are (MFCC distance); of a slide's "
+                      "audio only the file given to the agent (a vm_file), embedded unchanged, is judged here (by its bytes)",
 }
 
 #: OSWorld metric name -> its conversion.
