@@ -34,7 +34,9 @@ judgement              passes when (the OSWorld metric it means)
                        (``compare_terminal_and_txt``), ``lines`` equal (``diff_text_file``
                        at full score), equal ``no_whitespace`` (``compare_python_pure_text``),
                        ``json_within``: every key of the value's JSON object is in the
-                       other's with the same value (``is_included_all_json_objects``)
+                       other's with the same value (``is_included_all_json_objects``),
+                       ``values_in``: every value of the other's JSON object is in the
+                       value's text (``is_gold_text_included_in_pdf``)
 ``lines_matching``     exactly ``count`` lines match ``pattern`` (``check_line_number``)
 ``fuzzy_words``        the text has ``count`` words and their best similarities to
                        ``answers`` average at least ``min_score`` (``fuzzy_place_math``)
@@ -107,7 +109,7 @@ class SameAsArgs(StrictModel):
     """The value compared with the value of the source ``of``, ``how`` (module docstring)."""
 
     of: Source
-    how: Literal["text", "lines", "no_whitespace", "json_within"]
+    how: Literal["text", "lines", "no_whitespace", "json_within", "values_in"]
 
 
 class LinesMatchingArgs(StrictModel):
@@ -317,7 +319,13 @@ def _same_as(value: Any, args: ValueArgs, probe: Any) -> Verdict:
     if spec.how == "no_whitespace":
         ok = isinstance(value, str) and isinstance(other, str) and "".join(value.split()) == "".join(other.split())
         return ok, f"the same text as {spec.of.name}, blanks aside"
-    mine, theirs = json.loads(value) if isinstance(value, str) else value, json.loads(other) if isinstance(other, str) else other
+    theirs = json.loads(other) if isinstance(other, str) else other
+    if spec.how == "values_in":
+        if not isinstance(theirs, dict) or not isinstance(value, str):
+            return False, f"a text and a JSON object in {spec.of.name}, got {type(value).__name__} and {type(theirs).__name__}"
+        absent = [k for k, v in theirs.items() if not _contains(value, v)]
+        return not absent, f"every value of {spec.of.name} in the text" + (f"; not so for: {absent}" if absent else "")
+    mine = json.loads(value) if isinstance(value, str) else value
     if not isinstance(mine, dict) or not isinstance(theirs, dict):
         return False, f"JSON objects on both sides, got {type(mine).__name__} and {type(theirs).__name__}"
     wrong = [k for k in mine if k not in theirs or mine[k] != theirs[k]]

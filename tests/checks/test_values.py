@@ -199,6 +199,33 @@ def test_same_as_compares_with_another_source(probe: HomeProbe) -> None:
     assert not passes(value(result, same_as={"of": {"task_file_text": {"path": "gold.json"}}, "how": "json_within"}), probe)
 
 
+def write_pdf(path: Path, lines: list[str]) -> None:
+    """A one-page PDF showing ``lines`` in Helvetica (objects and cross-reference table by hand)."""
+    text = "".join(f"BT /F1 12 Tf 72 {720 - 20 * i} Td ({line}) Tj ET\n" for i, line in enumerate(lines)).encode()
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+               b"<< /Length %d >>\nstream\n%sendstream" % (len(text), text),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+
+
+def test_values_of_a_gold_json_in_a_pdfs_text(probe: HomeProbe) -> None:
+    write_pdf(probe.home / "cv.pdf", ["Name: Ada Lovelace", "Email: ada@example.org"])
+    (probe.task_dir / "gold.json").write_text('{"name": "Ada Lovelace", "email": "ada@example.org"}')
+    of, gold = {"pdf_text": {"path": "cv.pdf"}}, {"task_file_text": {"path": "gold.json"}}
+    assert passes(value(of, same_as={"of": gold, "how": "values_in"}), probe)
+    (probe.task_dir / "gold.json").write_text('{"name": "Ada Lovelace", "phone": "555"}')
+    report = check(value(of, same_as={"of": gold, "how": "values_in"}), probe)
+    assert not report["passed"] and "phone" in report["reason"]
+
+
 def test_lines_matching_and_fuzzy_words(probe: HomeProbe) -> None:
     probe.write("report.txt", "CPU %user\n10:00:01 all 1.0\n23:59:59 all 2.0\n24:00:00 bad\n")
     of = {"file_text": {"path": "report.txt"}}

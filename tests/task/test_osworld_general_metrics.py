@@ -67,8 +67,7 @@ def test_every_general_and_os_metric_is_converted_or_says_why() -> None:
                "compare_time_in_speedtest_results", "is_gold_text_included_in_pdf", "run_sqlite3",
                "check_gnome_favorite_apps", "is_utc_0", "check_text_enlarged", "check_moved_jpgs", "is_in_vm_clickboard"}
     assert osworld <= set(METRICS) | set(NO_EQUIVALENT)
-    assert set(general.NO_EQUIVALENT) == {"is_gold_text_included_in_pdf", "check_gnome_favorite_apps", "is_utc_0",
-                                          "check_text_enlarged"}
+    assert set(general.NO_EQUIVALENT) == {"check_gnome_favorite_apps", "is_utc_0", "check_text_enlarged"}
     assert "GNOME Shell" in unsupported({"func": "check_gnome_favorite_apps", "result": shell_getter("gsettings get x y"),
                                          "expected": rule(expected=["a"])})[0]
     assert "timedatectl" in unsupported({"func": "is_utc_0", "result": shell_getter("timedatectl status")})[0]
@@ -115,13 +114,13 @@ def test_metric_conversions(evaluator: dict[str, Any], check: dict[str, Any]) ->
 def test_file_pairs_become_same_as_with_the_gold_as_a_declared_input() -> None:
     url = "https://example.org/gold.txt"
     pairs = {"diff_text_file": "lines", "compare_python_pure_text": "no_whitespace", "compare_terminal_and_txt": "text",
-             "is_included_all_json_objects": "json_within"}
+             "is_included_all_json_objects": "json_within", "is_gold_text_included_in_pdf": "values_in"}
     for func, how in pairs.items():
         conversion = convert_osworld(config({"func": func, "result": {"type": "vm_file", "path": "/home/user/a.py", "dest": "a"},
                                              "expected": {"type": "cloud_file", "path": url, "dest": "gold.txt"}}))
         task = conversion.task.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        assert task["evaluator"] == {"value": {"of": {"file_text": {"path": "a.py"}},
-                                               "same_as": {"of": {"task_file_text": {"path": "inputs/gold.txt"}}, "how": how}}}
+        of = {"pdf_text": {"path": "a.py"}} if how == "values_in" else {"file_text": {"path": "a.py"}}
+        assert task["evaluator"] == {"value": {"of": of, "same_as": {"of": {"task_file_text": {"path": "inputs/gold.txt"}}, "how": how}}}
         assert [(i.path, i.url) for i in conversion.inputs] == [("inputs/gold.txt", url)]
 
 

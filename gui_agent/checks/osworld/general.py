@@ -108,6 +108,11 @@ def _compare(how: str) -> Callable[[Metric], list[Check]]:
     return convert
 
 
+def is_gold_text_included_in_pdf(metric: Metric) -> list[Check]:
+    source = {"pdf_text": {"path": metric.result_path(".pdf")}}
+    return [{"value": {"of": source, "same_as": {"of": _expected_source(metric), "how": "values_in"}}}]
+
+
 def file_contains(metric: Metric) -> list[Check]:
     texts = _rule_field(metric)
     # OSWorld loops over ``expected``: a text's characters, each one looked for.
@@ -190,10 +195,10 @@ METRICS: dict[str, Callable[[Metric], list[Check]]] = {
     "run_sqlite3": run_sqlite3,
     "check_moved_jpgs": check_moved_jpgs,
     "is_in_vm_clickboard": is_in_vm_clickboard,
+    "is_gold_text_included_in_pdf": is_gold_text_included_in_pdf,
 }
 #: OSWorld metric name -> why it has no equivalent here.
 NO_EQUIVALENT: dict[str, str] = {
-    "is_gold_text_included_in_pdf": "it reads a PDF's text (pdfplumber); no PDF text extractor is installed here",
     "check_gnome_favorite_apps": "GNOME Shell's dock favourites (org.gnome.shell favorite-apps): no GNOME Shell here",
     "is_utc_0": "the system time zone (timedatectl): changing it needs systemd-timedated and root, which a desktop "
                 "session here does not have",

@@ -116,6 +116,13 @@ class DocxTextArgs(StrictModel):
     path: NonBlank
 
 
+class PdfTextArgs(StrictModel):
+    """The text of a PDF's pages, as PDFium extracts it (OSWorld reads it with pdfplumber,
+    whose spacing can differ)."""
+
+    path: NonBlank
+
+
 class CommandOutputSource(SingleKey):
     name: ClassVar[str] = "command_output"
     command_output: CommandOutputArgs
@@ -179,6 +186,11 @@ class SqliteValueSource(SingleKey):
 class DocxTextSource(SingleKey):
     name: ClassVar[str] = "docx_text"
     docx_text: DocxTextArgs
+
+
+class PdfTextSource(SingleKey):
+    name: ClassVar[str] = "pdf_text"
+    pdf_text: PdfTextArgs
 
 
 # ---------------------------------------------------------------------- readers
@@ -311,6 +323,12 @@ def _docx_text(args: DocxTextArgs, probe: DesktopProbe) -> str:
     return "\n".join(p.text for p in Document(str(probe.resolve_path(args.path))).paragraphs)
 
 
+def _pdf_text(args: PdfTextArgs, probe: DesktopProbe) -> str:
+    from gui_agent.checks.files.pdf import pdf_text
+
+    return pdf_text(probe.resolve_path(args.path))
+
+
 # ---------------------------------------------------------------------- relative days
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -420,4 +438,5 @@ SOURCES: tuple[SourceType, ...] = (
     SourceType(XlsxLastRowSource, _xlsx_last_row),
     SourceType(SqliteValueSource, _sqlite_value),
     SourceType(DocxTextSource, _docx_text),
+    SourceType(PdfTextSource, _pdf_text),
 )
