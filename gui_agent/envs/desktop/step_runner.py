@@ -10,18 +10,23 @@ environment failure, never as the agent's. A dead display raises
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import sqlite3
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from gui_agent.actions import Hotkey
 from gui_agent.envs.desktop import steps as kinds
 from gui_agent.envs.desktop.app_activity import cpu_time_ns
+from gui_agent.envs.desktop.apps.chrome import profile_dir as chrome_profile_dir
 from gui_agent.envs.desktop.apps.mailbox import deliver
 from gui_agent.envs.desktop.session import DesktopSession
 from gui_agent.envs.desktop.x11_windows import WindowInfo
@@ -353,6 +358,155 @@ def _deliver_mail(session: DesktopSession, args: kinds.DeliverMailArgs, task_dir
     deliver(session, args, attachments)
 
 
+# ---------------------------------------------------------------------- Chromium (DevTools) and quitting apps
+
+
+def _devtools(session: DesktopSession, path: str, *, method: str = "GET", timeout_s: float = 5.0) -> Any:
+    """A DevTools HTTP endpoint of the session's Chromium (``/json/list``...), its JSON answer."""
+    port = session.app_ports.get("chrome")
+    if port is None:
+        raise DesktopStepError("this step needs Chromium: add 'chrome' to environment.apps and launch it first")
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method)
+    with urllib.request.urlopen(request, timeout=timeout_s) as response:
+        body = response.read().decode("utf-8", "replace")
+    try:
+        return json.loads(body)
+    except ValueError:
+        return body  # /json/close answers "Target is closing"
+
+
+def _chrome_tabs(session: DesktopSession, *, timeout_s: float) -> list[dict[str, Any]]:
+    """The open tabs (DevTools ``page`` targets), waiting for Chromium's port to answer."""
+    def answer() -> tuple[list[dict[str, Any]]] | None:  # a tuple: no tabs at all is an answer too
+        session.check_alive()
+        try:
+            return ([t for t in _devtools(session, "/json/list") if t.get("type") == "page"],)
+        except (urllib.error.URLError, OSError):
+            return None
+
+    found = poll(answer, timeout_s=timeout_s, interval_s=0.1)
+    if found is None:
+        raise DesktopStepError(f"Chromium's DevTools port did not answer within {timeout_s:g} s (is Chromium launched?)")
+    return found[0]
+
+
+def same_url(first: str, second: str) -> bool:
+    """Whether two addresses are the same page as OSWorld compares them (``compare_urls``):
+    scheme and host without case, ``www.`` in the host and a path of just ``/`` ignored."""
+    return _normal_url(first) == _normal_url(second)
+
+
+def _normal_url(url: str) -> str:
+    parts = urllib.parse.urlparse(url)
+    path = "" if parts.path == "/" else parts.path
+    return urllib.parse.urlunparse(parts._replace(scheme=(parts.scheme or "http").lower(),
+                                                  netloc=parts.netloc.lower().replace("www.", ""), path=path))
+
+
+def _chrome_open_tabs(session: DesktopSession, args: kinds.ChromeOpenTabsArgs, task_dir: Path | None) -> None:
+    deadline = time.monotonic() + args.timeout_s
+    before = [t["id"] for t in _chrome_tabs(session, timeout_s=args.timeout_s)]
+    opened: list[str] = []
+    for url in args.urls:
+        target = _devtools(session, "/json/new?" + urllib.parse.quote(url, safe=""), method="PUT")
+        opened.append(target["id"])
+    for target_id in before:
+        _devtools(session, f"/json/close/{target_id}")
+
+    def committed() -> bool:  # every new tab left about:blank (its page, or its error page, is shown)
+        tabs = {t["id"]: t for t in _chrome_tabs(session, timeout_s=5.0)}
+        return all(tabs.get(i, {}).get("url") not in (None, "", "about:blank") for i in opened)
+
+    poll(committed, timeout_s=max(0.5, deadline - time.monotonic()), interval_s=0.1)
+    wait_idle(session, deadline=deadline)
+
+
+def _chrome_close_tabs(session: DesktopSession, args: kinds.ChromeCloseTabsArgs, task_dir: Path | None) -> None:
+    tabs = _chrome_tabs(session, timeout_s=args.timeout_s)
+    for url in args.urls:
+        found = next((t for t in tabs if same_url(t.get("url", ""), url)), None)
+        if found is None:
+            raise DesktopStepError(f"chrome_close_tabs: no open tab shows {url} (tabs: {[t.get('url') for t in tabs]})")
+        _devtools(session, f"/json/close/{found['id']}")
+        tabs.remove(found)
+    gone = poll(lambda: len(_chrome_tabs(session, timeout_s=5.0)) <= len(tabs), timeout_s=args.timeout_s, interval_s=0.1)
+    if not gone:
+        raise DesktopStepError(f"chrome_close_tabs: the tabs of {args.urls} were still open after {args.timeout_s:g} s")
+
+
+#: Chromium counts time in microseconds since 1601-01-01 (UTC); Unix time starts this many seconds later.
+CHROME_EPOCH_OFFSET_S = 11_644_473_600
+
+
+def _chrome_add_history(session: DesktopSession, args: kinds.ChromeAddHistoryArgs, task_dir: Path | None) -> None:
+    spec = _app(session, "chrome")
+    if any(a.label == spec.title and a.process.returncode() is None for a in session.launched):
+        raise DesktopStepError("chrome_add_history must come before Chromium is launched (it holds its history database)")
+    database = chrome_profile_dir(session.home) / "History"
+    if not database.exists():
+        _make_chrome_profile(session, spec, database, timeout_s=args.timeout_s)
+    now = time.time()
+    with closing(sqlite3.connect(database)) as db, db:
+        for visit in args.visits:
+            when = int((now - visit.seconds_ago + CHROME_EPOCH_OFFSET_S) * 1_000_000)
+            row = db.execute("SELECT id, last_visit_time FROM urls WHERE url = ?", (visit.url,)).fetchone()
+            if row is None:
+                url_id = db.execute(
+                    "INSERT INTO urls (url, title, visit_count, typed_count, last_visit_time, hidden) VALUES (?, ?, 1, 0, ?, 0)",
+                    (visit.url, visit.title, when)).lastrowid
+            else:
+                url_id = row[0]
+                db.execute("UPDATE urls SET visit_count = visit_count + 1, last_visit_time = ?, title = ? WHERE id = ?",
+                           (max(row[1], when), visit.title, url_id))
+            # 805306368: a link followed, the start and end of its redirect chain (what OSWorld writes)
+            db.execute("INSERT INTO visits (url, visit_time, from_visit, transition, segment_id, visit_duration) "
+                       "VALUES (?, ?, 0, 805306368, 0, 0)", (url_id, when))
+
+
+def _make_chrome_profile(session: DesktopSession, spec: Any, database: Path, *, timeout_s: float) -> None:
+    """Let Chromium make its profile (its history database with this version's schema):
+    started headless until the database is there, then quit."""
+    argv = spec.launch_argv(["--headless=new", "about:blank"], home=session.home, port=session.app_ports.get("chrome"))
+    proc = session.launch(argv, label="Chromium (making its profile)", launcher_only=True)
+    session.launched = [a for a in session.launched if a.process is not proc]
+    try:
+        made = poll(lambda: database.exists() and _answers(session) or None, timeout_s=timeout_s, interval_s=0.1)
+        time.sleep(0.5)  # the history backend finishes creating its tables
+    finally:
+        proc.stop(grace_s=10.0)
+    if not made:
+        raise DesktopStepError(f"Chromium did not make its profile within {timeout_s:g} s: {proc.log_tail(600)}")
+    with closing(sqlite3.connect(database)) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not {"urls", "visits"} <= tables:
+        raise DesktopStepError(f"Chromium's new history database has no urls/visits tables (it has {sorted(tables)})")
+
+
+def _answers(session: DesktopSession) -> bool:
+    try:
+        _devtools(session, "/json/version", timeout_s=1.0)
+        return True
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _quit_app(session: DesktopSession, args: kinds.QuitAppArgs, task_dir: Path | None) -> None:
+    """Close the app's windows as their close buttons do (Chromium then saves everything,
+    its bookmarks too, which SIGTERM can lose), wait for it to exit; SIGTERM, then SIGKILL,
+    what is still running after ``timeout_s`` (a "save changes?" question kept it open)."""
+    spec = _app(session, args.app)
+    assert session.windows is not None
+    running = [a for a in session.launched if a.label == spec.title and a.process.returncode() is None]
+    pids = {pid for app in running for pid in app.process.members()}
+    for window in session.windows.windows():
+        if window.pid in pids:
+            session.windows.close(window.id)
+    poll(lambda: all(app.process.returncode() is not None for app in running), timeout_s=args.timeout_s, interval_s=0.05)
+    for app in running:
+        app.process.stop(grace_s=2.0)
+    session.launched = [a for a in session.launched if a.label != spec.title]
+
+
 _RUNNERS: dict[type, Callable[[DesktopSession, Any, Path | None], None]] = {
     kinds.PlaceFileStep: _place_file,
     kinds.LaunchStep: _launch,
@@ -365,4 +519,8 @@ _RUNNERS: dict[type, Callable[[DesktopSession, Any, Path | None], None]] = {
     kinds.WaitForFileStep: _wait_for_file,
     kinds.DeliverMailStep: _deliver_mail,
     kinds.InputActionsStep: _input_actions,
+    kinds.ChromeOpenTabsStep: _chrome_open_tabs,
+    kinds.ChromeCloseTabsStep: _chrome_close_tabs,
+    kinds.ChromeAddHistoryStep: _chrome_add_history,
+    kinds.QuitAppStep: _quit_app,
 }

@@ -241,6 +241,64 @@ class DeliverMailArgs(StrictModel):
         return value
 
 
+def _web_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https", "file", "chrome", "about", "data") or not (parts.netloc or parts.path):
+        raise ValueError(f"expected a web address (http, https, file, chrome, about or data), got {url!r}")
+    return url
+
+
+WebUrl = Annotated[str, AfterValidator(_web_url)]
+
+
+class ChromeOpenTabsArgs(StrictModel):
+    """Open ``urls`` in new tabs of the running Chromium (through its DevTools port), then
+    close the tabs it had before (OSWorld's ``chrome_open_tabs``: the start tab goes, the
+    last URL's tab is the active one). A page that does not load (no internet) stays
+    open with its error page, as in a person's browser."""
+
+    urls: list[WebUrl] = Field(min_length=1)
+    timeout_s: PositiveFloat = 30.0
+
+
+class ChromeCloseTabsArgs(StrictModel):
+    """Close, for each of ``urls``, the first open tab showing that address (compared as
+    OSWorld compares URLs: scheme and host case, ``www.`` and a lone trailing ``/`` aside).
+    A URL no tab shows fails the step."""
+
+    urls: list[WebUrl] = Field(min_length=1)
+    timeout_s: PositiveFloat = 15.0
+
+
+class HistoryVisit(StrictModel):
+    """One visit of browsing history: ``url`` with its page ``title``, ``seconds_ago``."""
+
+    url: NonBlank
+    title: str = ""
+    seconds_ago: float = Field(default=0.0, strict=False, ge=0)
+
+
+class ChromeAddHistoryArgs(StrictModel):
+    """Add ``visits`` to the Chromium profile's browsing history before Chromium starts
+    (OSWorld's ``update_browse_history``). A profile that has no history database yet
+    gets one from Chromium itself (started headless for a moment, so the database has
+    exactly the schema this Chromium expects)."""
+
+    visits: list[HistoryVisit] = Field(min_length=1)
+    timeout_s: PositiveFloat = 30.0
+
+
+class QuitAppArgs(StrictModel):
+    """Quit ``app`` (OSWorld's ``pkill chrome`` post steps): its windows are closed as
+    their close buttons do, and the step waits until it has exited, so what it saves on
+    the way out (Chromium's ``Preferences``, ``Bookmarks``, ``History``) is on disk before
+    the next step. What still runs after ``timeout_s`` gets SIGTERM, then SIGKILL. An app
+    that is not running is no error."""
+
+    app: DesktopApp
+    timeout_s: PositiveFloat = 15.0
+
+
 class PlaceFileStep(SingleKey):
     name: ClassVar[str] = "place_file"
     place_file: PlaceFileArgs
@@ -296,8 +354,29 @@ class DeliverMailStep(SingleKey):
     deliver_mail: DeliverMailArgs
 
 
+class ChromeOpenTabsStep(SingleKey):
+    name: ClassVar[str] = "chrome_open_tabs"
+    chrome_open_tabs: ChromeOpenTabsArgs
+
+
+class ChromeCloseTabsStep(SingleKey):
+    name: ClassVar[str] = "chrome_close_tabs"
+    chrome_close_tabs: ChromeCloseTabsArgs
+
+
+class ChromeAddHistoryStep(SingleKey):
+    name: ClassVar[str] = "chrome_add_history"
+    chrome_add_history: ChromeAddHistoryArgs
+
+
+class QuitAppStep(SingleKey):
+    name: ClassVar[str] = "quit_app"
+    quit_app: QuitAppArgs
+
+
 #: The desktop step types, in the order error messages list them.
 DESKTOP_STEP_TYPES: tuple[type[SingleKey], ...] = (
     PlaceFileStep, LaunchStep, RunCommandStep, WaitForWindowStep, OpenFileStep,
     ActivateWindowStep, CloseWindowStep, HotkeyStep, WaitForFileStep, DeliverMailStep, InputActionsStep,
+    ChromeOpenTabsStep, ChromeCloseTabsStep, ChromeAddHistoryStep, QuitAppStep,
 )
