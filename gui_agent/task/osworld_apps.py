@@ -20,6 +20,7 @@ APP_NAMES: MappingProxyType[str, str] = MappingProxyType({
     "vlc": "vlc", "ubuntu_media_player": "vlc",
     "vs_code": "vscode", "vscode": "vscode", "code": "vscode",
     "terminal": "terminal",
+    "files": "file_manager", "nautilus": "file_manager", "file_manager": "file_manager",
 })
 #: ``related_apps`` entries that need no app of their own (the desktop itself; LibreOffice
 #: alone names no one program, the steps that open files do).
@@ -38,6 +39,7 @@ PROGRAMS: MappingProxyType[str, str] = MappingProxyType({
     "google-chrome": "chrome", "google-chrome-stable": "chrome", "chromium": "chrome", "chromium-browser": "chrome",
     "gimp": "gimp", "vlc": "vlc", "code": "vscode",
     "gnome-terminal": "terminal", "xterm": "terminal",
+    "nautilus": "file_manager", "pcmanfm": "file_manager",
 })
 #: Arguments OSWorld passes that our app sets itself (Chromium's DevTools port is the
 #: episode's own, see the chrome app).

@@ -36,7 +36,7 @@ from gui_agent.envs.desktop.xdotool_input import XdotoolInput
 from gui_agent.envs.desktop.xvfb import XvfbDisplay
 from gui_agent.envs.loopback import free_loopback_port
 from gui_agent.envs.owned_process import OwnedProcess, describe_exit, make_private_dir, sweep_stale_private_dirs
-from gui_agent.errors import EnvDiedError
+from gui_agent.errors import EnvDiedError, EnvError
 
 #: Prefix of session folders in the system temp dir.
 TEMP_PREFIX = "gui-agent-desktop-"
@@ -158,7 +158,7 @@ class DesktopSession:
         self.windows = X11Windows(display)
         self.wm = start_window_manager(
             self.window_manager, display=display, env=self.env, config_dir=self.private / "wm",
-            windows=self.windows, timeout_s=self.start_timeout_s,
+            windows=self.windows, timeout_s=self.start_timeout_s, terminal=self._terminal_command(),
         )
         self.input = XdotoolInput(display, env=self.env, log_path=self.private / "logs" / "xdotool.log")
         self.input.start()
@@ -173,6 +173,15 @@ class DesktopSession:
             if spec.prepare is not None:
                 spec.prepare(AppContext(home=self.home, private_dir=self.private, env=self.env, settings=settings,
                                         port=self.app_ports.get(name)))
+
+    def _terminal_command(self) -> list[str] | None:
+        """What Ctrl+Alt+T opens: the terminal app, when it is installed."""
+        terminal = APPS["terminal"]
+        try:
+            terminal.check_installed(self.env.get("PATH"))
+        except EnvError:
+            return None
+        return terminal.launch_argv(home=self.home)
 
     def _app_environment(self, display: str) -> dict[str, str]:
         keep = ("PATH", "LANG", "LC_ALL", "TZ", "USER", "LOGNAME", "SHELL")

@@ -10,8 +10,9 @@ session; evilwm and matchbox lack parts of EWMH.
 
 The configuration written here makes every run look the same: normal windows open
 maximized (so screen coordinates of an app's widgets do not depend on where it was
-placed), click-to-focus, new windows get focus, one desktop, and only two key
-bindings of its own (Alt+Tab, Alt+F4) so every other key reaches the apps. Mouse
+placed), click-to-focus, new windows get focus, one desktop, and only three key
+bindings of its own (Alt+Tab, Alt+F4, and Ctrl+Alt+T opening a terminal as on Ubuntu's
+desktop, which OSWorld's tasks expect) so every other key reaches the apps. Mouse
 bindings exist only where openbox replays the click to the app (the ``Client`` context)
 or on its own decorations: a plain button binding on the ``Frame`` context would
 swallow every click inside the windows.
@@ -19,8 +20,11 @@ swallow every click inside the windows.
 
 from __future__ import annotations
 
+import shlex
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from gui_agent.envs.desktop.x11_windows import X11Windows
 from gui_agent.envs.owned_process import OwnedProcess, describe_exit
@@ -41,6 +45,7 @@ OPENBOX_RC = """<?xml version="1.0" encoding="UTF-8"?>
   <keyboard>
     <keybind key="A-Tab"><action name="NextWindow"><dialog>none</dialog></action></keybind>
     <keybind key="A-F4"><action name="Close"/></keybind>
+    {terminal_binding}
   </keyboard>
   <mouse>
     <dragThreshold>4</dragThreshold>
@@ -73,12 +78,25 @@ OPENBOX_RC = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+def _terminal_binding(config_dir: Path, terminal: Sequence[str] | None) -> str:
+    """The Ctrl+Alt+T binding running ``terminal`` (through a script, so its arguments need
+    no quoting in openbox's XML), or nothing without a terminal."""
+    if not terminal:
+        return ""
+    script = config_dir / "open-terminal"
+    script.write_text("#!/bin/sh\ncd \"$HOME\" && exec " + shlex.join(terminal) + "\n", encoding="utf-8")
+    script.chmod(0o700)
+    return f'<keybind key="C-A-t"><action name="Execute"><command>{escape(str(script))}</command></action></keybind>'
+
+
 def start_window_manager(
-    kind: str, *, display: str, env: dict[str, str], config_dir: Path, windows: X11Windows, timeout_s: float = 10.0
+    kind: str, *, display: str, env: dict[str, str], config_dir: Path, windows: X11Windows, timeout_s: float = 10.0,
+    terminal: Sequence[str] | None = None,
 ) -> OwnedProcess | None:
     """Start the window manager ``kind`` on ``display`` and wait until it manages windows.
 
-    Returns the process (None for ``"none"``).
+    ``terminal``: the command Ctrl+Alt+T runs (None: no such key). Returns the process
+    (None for ``"none"``).
 
     Raises:
         EnvError: unknown kind, openbox missing, or not ready within ``timeout_s``.
@@ -89,7 +107,7 @@ def start_window_manager(
         raise EnvError(f"unknown window manager {kind!r}; expected one of {', '.join(WINDOW_MANAGERS)}")
     config_dir.mkdir(parents=True, exist_ok=True)
     rc = config_dir / "openbox-rc.xml"
-    rc.write_text(OPENBOX_RC, encoding="utf-8")
+    rc.write_text(OPENBOX_RC.replace("{terminal_binding}", _terminal_binding(config_dir, terminal)), encoding="utf-8")
     proc = OwnedProcess(
         ["openbox", "--config-file", str(rc), "--sm-disable"],
         name="openbox",
