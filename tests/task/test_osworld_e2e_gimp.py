@@ -1,0 +1,108 @@
+"""Imported OSWorld gimp tasks end to end through ``gui-agent run`` on the real desktop
+(Xvfb, GIMP 2.10) with locally made inputs: the desktop oracle's script passes, and a
+wrong script that does real work in GIMP fails, with the check having seen that work.
+
+Three tasks whose checks differ: the mirrored berry (SSIM of the export, flipped back,
+with the original), the darker photo (its brightness against the original, and the
+brightness-normalised MSE), and the hidden docks (a line of the ``sessionrc`` GIMP writes
+when the post steps quit it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gui_agent.cli import main
+from gui_agent.episode.reader import read_episode
+from gui_agent.models.policies.desktop_oracle import osworld_gimp
+from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
+from tests.paths import FIXTURES
+from tests.task.osworld_gimp_inputs import MAKERS
+
+_MODULE = "py:tests.task.test_osworld_e2e_gimp"
+
+
+def _scripted(task_id: str, script: Callable[[], list[Any]], name: str) -> DesktopOraclePolicy:
+    policy = DesktopOraclePolicy({task_id: script})
+    policy.name = name  # the episode names the script it played, not the oracle
+    return policy
+
+
+def flip_vertically() -> DesktopOraclePolicy:
+    """72f83cdc done wrong: Image > Transform > Flip Vertically."""
+    return _scripted(osworld_gimp.MIRROR, lambda: osworld_gimp.flip("v"), "scripted-flip-vertically")
+
+
+def brighter() -> DesktopOraclePolicy:
+    """7a4deb26 done wrong: Brightness-Contrast with +40 brightness."""
+    return _scripted(osworld_gimp.DARKER, lambda: osworld_gimp.brightness(40), "scripted-brighter")
+
+
+def single_window_off() -> DesktopOraclePolicy:
+    """d52d6308 done wrong: the docks become windows of their own instead of being hidden."""
+    return _scripted(osworld_gimp.HIDE_DOCKS, osworld_gimp.single_window_mode_off, "scripted-single-window-off")
+
+
+def leaves(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every check's report under ``report`` (combinators' children, depth first)."""
+    children = report.get("children")
+    if not children:
+        yield report
+    for child in children or []:
+        yield from leaves(child)
+
+
+def leaf(report: dict[str, Any], check: str) -> dict[str, Any]:
+    return next(r for r in leaves(report) if r["check"] == check)
+
+
+def mirrored_the_wrong_way(detail: dict[str, Any]) -> bool:
+    observed = leaf(detail, "image_similar")["observed"]
+    return observed["image"] == "320x240 RGB" and observed["ssim"]["ssim"] < 0.5
+
+
+def made_it_brighter(detail: dict[str, Any]) -> bool:
+    observed = leaf(detail, "image_measure")["observed"]
+    return observed["brightness"] > observed["reference"] + 10
+
+
+def left_docks_shown(detail: dict[str, Any]) -> bool:
+    return leaf(detail, "gimp_config")["observed"]["same_key"] == ["(hide-docks no)"]
+
+
+#: Fixture -> the wrong solution, and what its check must have observed.
+CASES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
+    "gimp-72f83cdc-bf76-4531-9a1b-eb893a13f8aa": (f"{_MODULE}:flip_vertically", mirrored_the_wrong_way),
+    "gimp-7a4deb26-d57d-4ea9-9a73-630f66a7b568": (f"{_MODULE}:brighter", made_it_brighter),
+    "gimp-d52d6308-ec58-42b7-a2c9-de80e4837b2b": (f"{_MODULE}:single_window_off", left_docks_shown),
+}
+
+
+def imported(name: str, folder: Path) -> Path:
+    """Import the config ``name`` into ``folder`` and make its inputs there."""
+    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
+    MAKERS[name.split("-", 1)[1]](folder / "inputs")
+    return folder / f"{name}.yaml"
+
+
+def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
+    """``gui-agent run`` of ``task_file`` with the policy ``spec``: its exit code and the episode's outcome."""
+    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
+    capsys.readouterr()
+    return code, read_episode(next(runs.iterdir())).meta.outcome
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CASES)
+def test_imported_gimp_task_passes_the_oracle_and_fails_real_wrong_work(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wrong, saw_the_wrong_work = CASES[name]
+    task_file = imported(name, tmp_path / "tasks")
+    code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
+    assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
+    code, outcome = run_cli(task_file, wrong, tmp_path / "wrong", capsys)
+    assert (code, outcome.termination, outcome.success) == (1, "done", False), outcome
+    assert saw_the_wrong_work(outcome.detail), outcome.detail
