@@ -10,6 +10,7 @@ import pytest
 
 from gui_agent.checks.osworld import METRICS, NO_EQUIVALENT
 from gui_agent.checks.osworld import image as osworld_image
+from gui_agent.checks.osworld.getters import GETTERS
 from gui_agent.errors import OsworldConfigError
 from gui_agent.task.osworld_import import convert_osworld
 
@@ -109,7 +110,7 @@ def test_gimp_config_status_reads_the_profile_file() -> None:
     rule = {"type": "rule", "rules": {"type:": "key-value", "key": ["history-item", "\"filters-vignette\""], "value": "1"}}
     assert evaluator("check_config_status", result, rule) == {"gimp_config": {
         "path": ".config/GIMP/2.10/action-history", "key": ["history-item", "\"filters-vignette\""], "value": "1"}}
-    source = osworld_image.GETTERS["gimp_config_file"]({"type": "gimp_config_file", "file_name": "gimprc"}, "result", None)  # type: ignore[arg-type]
+    source = GETTERS["gimp_config_file"]({"type": "gimp_config_file", "file_name": "gimprc"}, "result", None)  # type: ignore[arg-type]
     assert source == {"file_text": {"path": ".config/GIMP/2.10/gimprc"}}
 
 

@@ -19,31 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 from gui_agent.checks.osworld.config import home_path
+from gui_agent.checks.osworld.getters.gimp import gimp_config_path
 from gui_agent.checks.osworld.metric import Check, Files, Metric, kind_of
 from gui_agent.errors import OsworldConfigError
-
-#: GIMP 2.10's profile folder, relative to the home (as OSWorld's getter expands ``~``).
-GIMP_PROFILE = ".config/GIMP/2.10"
-
-
-def gimp_config_path(spec: Any, where: str) -> str:
-    """The home path of the GIMP config file a ``gimp_config_file`` getter names (``file_name``)."""
-    name = spec.get("file_name") if isinstance(spec, dict) else None
-    if not isinstance(name, str) or not name.strip() or name.startswith("/") or ".." in name.split("/"):
-        raise OsworldConfigError(f"{where}.file_name", "expected the name of a file in GIMP's profile (gimprc, sessionrc)")
-    return f"{GIMP_PROFILE}/{name}"
-
-
-def gimp_config_source(spec: dict[str, Any], where: str, files: Files) -> dict[str, Any]:
-    """``gimp_config_file`` as a value's source: the config file's text. (A getter of
-    :mod:`gui_agent.checks.osworld.getters`' shape; this module imports none of that package,
-    so its table can list this one without an import cycle.)"""
-    return {"file_text": {"path": gimp_config_path(spec, where)}}
-
-
-#: OSWorld getter type -> its conversion (for the getters' table).
-GETTERS = {"gimp_config_file": gimp_config_source}
-
 
 def _references(metric: Metric) -> list[dict[str, str]]:
     """The reference images: ``expected_at`` (a ``vm_file``, read as the check runs) or

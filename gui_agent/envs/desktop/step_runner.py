@@ -165,7 +165,7 @@ def _open_file(session: DesktopSession, args: kinds.OpenFileArgs, task_dir: Path
     if not path.exists():
         raise DesktopStepError(f"open_file: {args.path} does not exist in the home folder (place it first)")
     proc = session.launch(spec.open_argv(str(path), home=session.home, port=session.app_ports.get(args.app)), label=spec.title, launcher_only=True)
-    window = args.window or re.escape(path.name)
+    window = args.window or spec.window_for_file(path.name)
     deadline = time.monotonic() + args.timeout_s
     wait_for_window(session, window, timeout_s=args.timeout_s, what=f"open {args.path} in {spec.title}", watch=proc)
     wait_idle(session, deadline=deadline)

@@ -12,18 +12,18 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from gui_agent.checks.osworld.getters import chrome, code, media, system
+from gui_agent.checks.osworld.getters import chrome, code, gimp, media, system
 from gui_agent.checks.osworld.getters.base import Getter, SourceSpec
 from gui_agent.checks.osworld.metric import Files, kind_of
 from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 
 #: OSWorld getter type -> its conversion.
 GETTERS: MappingProxyType[str, Getter] = MappingProxyType({
-    **system.GETTERS, **chrome.GETTERS, **media.GETTERS, **code.GETTERS,
+    **system.GETTERS, **chrome.GETTERS, **media.GETTERS, **code.GETTERS, **gimp.GETTERS,
 })
 #: Getter types known to have no equivalent, and why.
 NO_EQUIVALENT: MappingProxyType[str, str] = MappingProxyType({
-    **system.NO_EQUIVALENT, **chrome.NO_EQUIVALENT, **media.NO_EQUIVALENT, **code.NO_EQUIVALENT,
+    **system.NO_EQUIVALENT, **chrome.NO_EQUIVALENT, **media.NO_EQUIVALENT, **code.NO_EQUIVALENT, **gimp.NO_EQUIVALENT,
 })
 
 

@@ -80,6 +80,8 @@ GIMP = AppSpec(
     window_title=r"GNU Image Manipulation Program|[–-] GIMP$",
     install_hint="install Debian's gimp (`apt-get install --no-install-recommends gimp`; scripts/setup.sh does)",
     prepare=prepare_profile,
+    # GIMP titles an opened image "[berry] (imported)-1.0 (RGB color 8-bit gamma integer, ...)".
+    file_window_title=lambda name: r"^\[" + re.escape(name.rsplit(".", 1)[0]) + r"\]",
     chatter=(
         # Debian's GTK 2 lacks the pixmap engine GIMP's themes name: a line per widget class
         # and plug-in (a cut log may start in the middle of one), each after a blank line.

@@ -49,6 +49,8 @@ class AppSpec:
             time (given the home and the command), e.g. a profile a setup step unpacked.
         chatter: regexes of lines the app prints at every start, which say nothing about
             why it crashed; they are left out of the crash message's output.
+        file_window_title: the title regex of the window showing a file the app opened
+            (given the file's name); by default the name itself.
         control_port: the app serves a control interface on loopback (Chromium's DevTools,
             VLC's HTTP interface) that checks read its state through. The session reserves
             a free port for it per episode; ``{port}`` in :attr:`command` stands for it,
@@ -67,6 +69,11 @@ class AppSpec:
     adapt_command: Callable[[Path, list[str]], list[str]] | None = None
     chatter: tuple[str, ...] = ()
     control_port: bool = False
+    file_window_title: Callable[[str], str] | None = None
+
+    def window_for_file(self, name: str) -> str:
+        """The title regex of the window showing the file ``name`` once the app opened it."""
+        return self.file_window_title(name) if self.file_window_title is not None else re.escape(name)
 
     def without_chatter(self, output: str) -> str:
         """``output`` less the lines that match :attr:`chatter`."""
