@@ -46,6 +46,20 @@ PROGRAMS: MappingProxyType[str, str] = MappingProxyType({
 DROPPED_ARGS: MappingProxyType[str, re.Pattern[str]] = MappingProxyType({
     "chrome": re.compile(r"^--remote-debugging-port(=.*)?$"),
 })
+#: Processes OSWorld's steps kill by name (``pkill chrome``) -> the app quit in their place
+#: (``quit_app``: its windows closed, so it saves what it keeps, then waited for).
+KILLED_BY_NAME: MappingProxyType[str, str] = MappingProxyType({
+    "chrome": "chrome", "google-chrome": "chrome", "chromium": "chrome", "vlc": "vlc", "gimp": "gimp",
+    "thunderbird": "thunderbird", "code": "vscode",
+})
+#: Programs OSWorld starts that exist only for its VM's plumbing, left out here (its
+#: ``socat`` forwards Chrome's DevTools port 1337 to 9222; our Chromium serves its own port).
+PLUMBING = frozenset({"socat"})
+#: Window names OSWorld activates -> the app whose main window that is (found here by that
+#: app's own title; Chromium's title says "Chromium", code-server's says "code-server").
+WINDOW_NAMES: MappingProxyType[str, str] = MappingProxyType({
+    "Google Chrome": "chrome", "Visual Studio Code": "vscode",
+})
 #: File endings -> the app that opens them.
 OPENERS: MappingProxyType[str, str] = MappingProxyType({
     ".xlsx": "calc", ".xls": "calc", ".ods": "calc", ".csv": "calc",
@@ -57,4 +71,5 @@ OPENERS: MappingProxyType[str, str] = MappingProxyType({
     ".py": "vscode", ".ipynb": "vscode",
 })
 
-__all__ = ["APP_NAMES", "COMMAND_LINES", "DESKTOP_ITSELF", "DROPPED_ARGS", "OPENERS", "PROGRAMS"]
+__all__ = ["APP_NAMES", "COMMAND_LINES", "DESKTOP_ITSELF", "DROPPED_ARGS", "KILLED_BY_NAME", "OPENERS", "PLUMBING", "PROGRAMS",
+           "WINDOW_NAMES"]

@@ -47,6 +47,7 @@ from gui_agent.checks.osworld import convert_metric
 from gui_agent.checks.osworld.config import home_path
 from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 from gui_agent.checks.osworld.metric import Metric
+from gui_agent.checks.sources.chrome import LIVE_SOURCES, PROFILE_SOURCES
 from gui_agent.task.osworld_apps import APP_NAMES, DESKTOP_ITSELF
 from gui_agent.task.osworld_steps import CACHE_DIR, command_words, convert_step, params_of
 from gui_agent.task.spec import Task
@@ -277,6 +278,29 @@ class _Converter:
         return {"any_of" if spec.get("conj") == "or" else "all_of": checks}
 
 
+def _flush_before_reading(conv: _Converter, evaluator: dict[str, Any] | None, post: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A ``quit_app chrome`` post step when the checks read Chromium's profile files (which
+    it writes seconds after a change, and at the latest when it quits) and nothing of the
+    running browser, unless the post steps quit it already. OSWorld reads the files as
+    they are, so a right answer given just before the end can fail there."""
+    used = set(_keys(evaluator))
+    if "chrome" not in conv.apps or not used & PROFILE_SOURCES or used & LIVE_SOURCES:
+        return []
+    if any("quit_app" in step for step in post):
+        return []
+    conv.notes.append("Chromium is quit before the checks read its profile files, so what it saved is on disk.")
+    return [{"quit_app": {"app": "chrome"}}]
+
+
+def _keys(value: Any) -> list[str]:
+    """Every mapping key in a converted evaluator (its checks and sources by name)."""
+    if isinstance(value, dict):
+        return [k for k, v in value.items() for k in (k, *_keys(v))]
+    if isinstance(value, list):
+        return [k for v in value for k in _keys(v)]
+    return []
+
+
 def home_path_or_none(value: str) -> str | None:
     try:
         return home_path(value)
@@ -299,6 +323,7 @@ def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Co
     conv.scan_post()
     evaluator = conv.evaluator(evaluator_spec)
     post = conv.steps(evaluator_spec.get("postconfig"), "evaluator.postconfig", post=True)
+    post += _flush_before_reading(conv, evaluator, post)
     windows = is_windows_variant(config_path, config)
     domain = domain_of(config, config_path)
     data = _task_data(config, domain, conv.apps, windows, {"setup": setup, "evaluator": evaluator, "post_steps": post})

@@ -20,8 +20,11 @@ from typing import Any, Protocol
 
 from gui_agent.checks.osworld.config import home_path
 from gui_agent.checks.osworld.getters.system import command_argv, home_relative_arg, programs, shell_line
+from gui_agent.envs.desktop.apps.catalogue import get_app
 from gui_agent.errors import OsworldConfigError, OsworldUnsupported
-from gui_agent.task.osworld_apps import COMMAND_LINES, DROPPED_ARGS, OPENERS, PROGRAMS
+from gui_agent.task.osworld_apps import (
+    COMMAND_LINES, DROPPED_ARGS, KILLED_BY_NAME, OPENERS, PLUMBING, PROGRAMS, WINDOW_NAMES,
+)
 from gui_agent.task.osworld_chrome_steps import STEPS as CHROME_STEPS
 
 #: A step as a task file writes it (``{"open_file": {...}}``).
@@ -102,6 +105,11 @@ def _launch(params: dict[str, Any], where: str, context: StepContext) -> list[St
 
 
 def _launch_words(command: list[str], context: StepContext) -> list[Step]:
+    killed = _killed_app(command)
+    if killed is not None:
+        return [{"quit_app": {"app": context.use_app(killed)}}]
+    if posixpath.basename(command[0]) in PLUMBING:
+        return []
     app = COMMAND_LINES.get(" ".join(command))
     if app is not None:
         return [{"launch": {"app": context.use_app(app)}}]
@@ -140,11 +148,21 @@ def _run(argv: list[str], params: dict[str, Any]) -> dict[str, Any]:
     return step
 
 
+def _killed_app(command: list[str]) -> str | None:
+    """The app ``pkill NAME`` / ``killall NAME`` stops, when NAME is a catalogued app's process."""
+    if len(command) == 2 and posixpath.basename(command[0]) in ("pkill", "killall"):
+        return KILLED_BY_NAME.get(command[1])
+    return None
+
+
 def _closing(line: str) -> list[Step] | None:
     """``killall gnome-terminal-server`` -> closing the terminal windows (None: another line)."""
     words = command_words(line)
     if words and len(words) == 2 and words[0] in ("killall", "pkill") and words[1] in _CLOSED_BY_NAME:
         return [{"close_window": {"wm_class": _CLOSED_BY_NAME[words[1]]}}]
+    killed = _killed_app(words) if words else None
+    if killed is not None:
+        return [{"quit_app": {"app": killed}}]
     return None
 
 
@@ -194,6 +212,9 @@ def _window(kind: str, params: dict[str, Any], where: str, context: StepContext)
     if params.get("by_class"):
         wm_class = name.rsplit(".", 1)[-1]  # OSWorld's "instance.class", e.g. Mail.thunderbird
         return [{kind: {"wm_class": f"^{re.escape(wm_class)}$"}}]
+    app = WINDOW_NAMES.get(name)
+    if app is not None:
+        return [{kind: {"title": get_app(context.use_app(app)).window_title}}]
     title = re.escape(name)
     return [{kind: {"title": f"^{title}$" if params.get("strict") else title}}]
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from gui_agent.cli import main
 from gui_agent.episode.reader import read_episode
@@ -47,29 +46,9 @@ WRONG: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def runnable(task_file: Path) -> None:
-    """What the import does not map yet (asked of gui_agent/task/osworld_steps.py): OSWorld
-    starts ``socat`` to forward its fixed DevTools port (ours is the episode's own, so the
-    step is dropped), and ``pkill chrome`` is the ``quit_app`` step (it would kill by name
-    on the whole machine). Once the import does it, this changes nothing."""
-    data = yaml.safe_load(task_file.read_text())
-    for section in ("setup", "post_steps"):
-        steps = []
-        for step in data.get(section, []):
-            command = step.get("launch", {}).get("command") if isinstance(step.get("launch"), dict) else None
-            if command and command[0] == "socat":
-                continue
-            steps.append({"quit_app": {"app": "chrome"}} if command == ["pkill", "chrome"] else step)
-        if steps:
-            data[section] = steps
-    task_file.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
-
-
 def imported(name: str, folder: Path) -> Path:
     assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
-    task_file = folder / f"{name}.yaml"
-    runnable(task_file)
-    return task_file
+    return folder / f"{name}.yaml"
 
 
 def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:

@@ -578,4 +578,11 @@ SOURCES: tuple[SourceType, ...] = (
     SourceType(DesktopShortcutsSource, _desktop_shortcuts),
 )
 
-__all__ = ["DEFAULT_FONT_SIZES", "PROFILE", "SETTINGS", "SOURCES", "USER_DATA", "DevTools"]
+#: Sources reading the profile's files, which Chromium writes seconds after a change (or
+#: when it quits), and sources asking the running browser over DevTools.
+PROFILE_SOURCES = frozenset({"chrome_setting", "chrome_bookmarks", "chrome_history", "chrome_cookies",
+                             "chrome_extension_manifests"})
+LIVE_SOURCES = frozenset({"chrome_tabs", "chrome_active_tab", "chrome_url_query", "chrome_url_part",
+                          "chrome_page_elements", "chrome_page"})
+
+__all__ = ["DEFAULT_FONT_SIZES", "LIVE_SOURCES", "PROFILE", "PROFILE_SOURCES", "SETTINGS", "SOURCES", "USER_DATA", "DevTools"]

@@ -115,6 +115,7 @@ CHROME = AppSpec(
         "--remote-debugging-address=127.0.0.1",
     ),
     window_title=r"Chromium$",
+    file_window_title=lambda name: r"Chromium$",  # a page opened from a file is titled by its <title>
     install_hint="install Debian's chromium with `apt-get install --no-install-recommends chromium` (scripts/setup.sh does)",
     prepare=prepare_profile,
     adapt_command=quiet_restart,
