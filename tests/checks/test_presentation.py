@@ -311,6 +311,38 @@ def test_background_image_is_read_off_the_slide(tmp_path: Path) -> None:
     assert background_image(path, 0) is None
 
 
+def test_slide_background_image_looks_like_the_reference(probe: FolderProbe) -> None:
+    from PIL import ImageDraw
+
+    def drawn(shift: int) -> bytes:
+        image = Image.new("RGB", (64, 48), "white")
+        ImageDraw.Draw(image).rectangle((10 + shift, 10, 30 + shift, 30), fill="black")
+        data = io.BytesIO()
+        image.save(data, format="PNG")
+        return data.getvalue()
+    def backdrop(picture: bytes) -> Callable[[Any], None]:
+        def edit(slide: Any) -> None:
+            _, rel_id = slide.part.get_or_add_image_part(io.BytesIO(picture))
+            slide._element.cSld.insert(0, etree.fromstring(
+                '<p:bg xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+                'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+                'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+                f'<p:bgPr><a:blipFill><a:blip r:embed="{rel_id}"/></a:blipFill><a:effectLst/></p:bgPr></p:bg>'))
+        return on_slide(1, edit)
+    probe.task_dir.mkdir(parents=True)
+    (probe.task_dir / "gold.png").write_bytes(drawn(0))
+    deck(probe.home / "same.pptx", backdrop(drawn(0)))
+    deck(probe.home / "moved.pptx", backdrop(drawn(20)))
+    deck(probe.home / "none.pptx")
+    spec = {"slide": 1, "expected": "gold.png"}
+    assert passes({"slide_background_image": {"path": "same.pptx", **spec}}, probe)
+    report = check({"slide_background_image": {"path": "moved.pptx", **spec}}, probe)
+    assert not report["passed"] and 0 < report["observed"]["score"] < 1
+    assert passes({"slide_background_image": {"path": "moved.pptx", **spec, "min_score": report["observed"]["score"] - 0.001}}, probe)
+    report = check({"slide_background_image": {"path": "none.pptx", **spec}}, probe)
+    assert not report["passed"] and "has no background picture" in report["reason"]
+
+
 def test_libreoffice_settings_inside_nodes_and_defaults(probe: FolderProbe) -> None:
     probe.write(".config/libreoffice/4/user/registrymodifications.xcu",
                 '<?xml version="1.0" encoding="UTF-8"?><oor:items xmlns:oor="http://openoffice.org/2001/registry" '

@@ -11,6 +11,7 @@ import pytest
 
 from gui_agent.checks import osworld
 from gui_agent.checks.osworld import presentation
+from gui_agent.checks.osworld.metric import Metric
 from gui_agent.errors import OsworldConfigError
 from gui_agent.task.osworld_import import convert_osworld
 
@@ -123,6 +124,13 @@ def test_page_number_colours_outside_the_four_judged_are_refused() -> None:
     assert evaluator_of("check_slide_numbers_color")["slide_number_color"] == {"path": "Desktop/a.pptx", "equals": "FF0000", "shown": True}
 
 
+class _Files:
+    """The inputs a conversion declares, as the importer keeps them (``inputs/<name>``)."""
+
+    def declare(self, url: str, name: str) -> str:
+        return f"inputs/{name}"
+
+
 def test_the_impress_getters() -> None:
     audio = {"type": "audio_in_slide", "ppt_file_path": "/home/user/Desktop/a.pptx", "slide_index": 2, "dest": "x.mp3"}
     given = {"type": "vm_file", "path": "/home/user/Desktop/song.mp3", "dest": "song.mp3"}
@@ -136,6 +144,9 @@ def test_the_impress_getters() -> None:
     assert not gold.complete and presentation.NO_EQUIVALENT["compare_audios"] in gold.unsupported[0]
     background = {"type": "background_image_in_slide", "ppt_file_path": "/home/user/Desktop/b.pptx", "slide_index": "1", "dest": "b.png"}
     assert presentation.slide_file(background, "evaluator.result") == ("Desktop/b.pptx", 1)
+    metric = Metric("compare_images", background, {**GOLD, "dest": "b_gold.png"}, None, "evaluator", _Files())
+    assert presentation.compare_background_image(metric) == [{"slide_background_image": {
+        "path": "Desktop/b.pptx", "slide": 1, "expected": "inputs/b_gold.png", "min_score": 1.0}}]
 
 
 @pytest.mark.parametrize(("func", "spec", "key"), [

@@ -189,6 +189,15 @@ def slide_file(spec: Any, where: str) -> tuple[str, int]:
     return home_path(deck), slide
 
 
+def compare_background_image(metric: Metric) -> list[Check]:
+    """``compare_images`` of the picture OSWorld's ``background_image_in_slide`` getter takes
+    off a slide, and the reference: judged in the presentation, scored as compare_images
+    scores (grayscale SSIM, full marks to pass). The image family's ``compare_images``
+    hands such a result here, as the media family hands ``audio_in_slide``."""
+    deck, slide = slide_file(metric.result, f"{metric.where}.result")
+    return [{"slide_background_image": {"path": deck, "slide": slide, "expected": metric.expected_file(), "min_score": 1.0}}]
+
+
 def compare_audios(metric: Metric) -> list[Check]:
     result = metric.result
     if not isinstance(result, dict) or result.get("type") != "audio_in_slide":

@@ -13,6 +13,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from gui_agent.checks.family import CheckType
+from gui_agent.checks.image import looks_like_reward
 from gui_agent.checks.presentation.comparison import presentation_equal
 from gui_agent.checks.presentation.models import (
     ImageFillsSlideArgs,
@@ -26,6 +27,8 @@ from gui_agent.checks.presentation.models import (
     ShapeMovedCheck,
     SlideBackgroundArgs,
     SlideBackgroundCheck,
+    SlideBackgroundImageArgs,
+    SlideBackgroundImageCheck,
     SlideNumberColorArgs,
     SlideNumberColorCheck,
     SlideOrientationArgs,
@@ -47,6 +50,8 @@ from gui_agent.checks.presentation.reading import (
 from gui_agent.checks.presentation.settings import libreoffice_locale, libreoffice_setting
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, verdict
+
+_R_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 
 
 def _find_shape(slide: Any, kind: str) -> Any:
@@ -280,9 +285,10 @@ def _first_run_strike(presentation: Any, slide: int, shape: int, paragraph: int)
     return props.get("strike") if props is not None else None
 
 
-def background_image(presentation_path: Path, slide: int) -> bytes | None:
-    """The picture filling slide ``slide``'s background (``bgPr`` with a picture fill), or
-    None: what OSWorld's ``background_image_in_slide`` getter extracts."""
+def background_image(presentation_path: Path, slide: int, home: Path | None = None) -> bytes | None:
+    """The picture filling slide ``slide``'s background (``bgPr`` with a picture fill),
+    embedded or linked to a file in ``home``, or None: what OSWorld's
+    ``background_image_in_slide`` getter extracts."""
     from pptx import Presentation
 
     deck = Presentation(str(presentation_path))
@@ -290,10 +296,42 @@ def background_image(presentation_path: Path, slide: int) -> bytes | None:
         return None
     part = deck.slides[slide].part
     blip = ET.fromstring(part.blob).find(f".//{{{P_NS}}}bgPr//{{{A_NS}}}blip")
-    rel_id = blip.get("{http://schemas.openxmlformats.org/officeDocument/2006/relationships}embed") if blip is not None else None
-    if rel_id is None or rel_id not in part.rels or part.rels[rel_id].is_external:
+    if blip is None:
         return None
-    return bytes(part.rels[rel_id].target_part.blob)
+    rel_id = blip.get(f"{_R_NS}embed") or blip.get(f"{_R_NS}link")
+    if rel_id is None or rel_id not in part.rels:
+        return None
+    rel = part.rels[rel_id]
+    if rel.is_external:
+        linked = _linked(rel.target_ref, home) if home is not None else None
+        return linked[1] if linked is not None else None
+    return bytes(rel.target_part.blob)
+
+
+def _slide_background_image(args: SlideBackgroundImageArgs, probe: DesktopProbe, report: Report) -> None:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from gui_agent.checks.image import ssim
+
+    path = probe.resolve_path(args.path)
+    if not path.is_file():
+        report.update(observed={"exists": False}, reason=f"{args.path} does not exist (was it saved there?)")
+        return
+    picture = background_image(path, args.slide, probe.resolve_path(".").resolve())
+    if picture is None:
+        report.update(observed={"background_image": None}, reason=f"slide {args.slide} of {args.path} has no background picture")
+        return
+    image = Image.open(io.BytesIO(picture)).convert("L")
+    reference = Image.open(probe.task_file(args.expected)).convert("L")
+    size = min(image.size, reference.size)  # as OSWorld: the sizes compared as tuples, the smaller width wins
+    score = ssim(np.array(image.resize(size, Image.Resampling.LANCZOS)), np.array(reference.resize(size, Image.Resampling.LANCZOS)))
+    ok = score >= args.min_score - 1e-9
+    report.update(observed={"score": round(score, 6), "compared_at": list(size)}, passed=ok,
+                  reason=f"grayscale SSIM of slide {args.slide}'s background and {args.expected} at {size[0]}x{size[1]} "
+                         f"is {score:.4f}, {'at least' if ok else 'below'} {args.min_score:g}")
 
 
 #: This family's checks, each with its judge, in the order error messages list them.
@@ -305,6 +343,7 @@ CHECKS: tuple[CheckType, ...] = (
     CheckType(SlideBackgroundCheck, _slide_background),
     CheckType(SlideOrientationCheck, _slide_orientation),
     CheckType(PresentationMediaCheck, _presentation_media),
+    CheckType(SlideBackgroundImageCheck, _slide_background_image, reward=looks_like_reward),
     CheckType(SlideNumberColorCheck, _slide_number_color),
     CheckType(TextStrikethroughCheck, _text_strikethrough),
     CheckType(LibreofficeSettingCheck, libreoffice_setting),

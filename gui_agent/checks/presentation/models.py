@@ -186,6 +186,18 @@ class TextStrikethroughArgs(StrictModel):
     paragraphs: list[Annotated[int, Field(strict=True, ge=0)]] = Field(min_length=1)
 
 
+class SlideBackgroundImageArgs(StrictModel):
+    """The picture filling slide ``slide``'s background looks like the image ``expected``
+    (a file shipped with the task): their grayscale SSIM, both scaled to the smaller size,
+    is at least ``min_score`` (1: the same picture), as OSWorld's ``compare_images`` scores
+    the image its ``background_image_in_slide`` getter extracts. The score is the reward."""
+
+    path: HomePath
+    slide: int = Field(default=0, strict=True, ge=0)
+    expected: TaskPath
+    min_score: float = Field(default=1.0, ge=-1.0, le=1.0)
+
+
 #: The profile's settings file in the episode's home folder.
 LIBREOFFICE_SETTINGS_FILE = ".config/libreoffice/4/user/registrymodifications.xcu"
 
@@ -247,6 +259,11 @@ class PresentationMediaCheck(SingleKey):
 class ImageFillsSlideCheck(SingleKey):
     name: ClassVar[str] = "image_fills_slide"
     image_fills_slide: ImageFillsSlideArgs
+
+
+class SlideBackgroundImageCheck(SingleKey):
+    name: ClassVar[str] = "slide_background_image"
+    slide_background_image: SlideBackgroundImageArgs
 
 
 class SlideNumberColorCheck(SingleKey):
