@@ -58,7 +58,7 @@ def test_settings_metrics_read_vlcrc_as_osworld_does(fragment: str, expected: di
 
 def test_the_settings_tasks_restart_vlc_before_the_check_as_osworld_does() -> None:
     task = convert_osworld(config("9195653c")).task.model_dump(mode="json", exclude_unset=True)
-    assert task["post_steps"] == [{"launch": {"command": ["pkill", "vlc"], "wait": False}}, {"launch": {"app": "vlc"}}]
+    assert task["post_steps"] == [{"quit_app": {"app": "vlc"}}, {"launch": {"app": "vlc"}}]  # pkill vlc: this episode's VLC
     assert task["environment"]["apps"] == ["vlc"]
 
 
