@@ -21,6 +21,7 @@ APP_NAMES: MappingProxyType[str, str] = MappingProxyType({
     "vs_code": "vscode", "vscode": "vscode", "code": "vscode",
     "terminal": "terminal",
     "files": "file_manager", "nautilus": "file_manager", "file_manager": "file_manager",
+    "gedit": "text_editor", "text_editor": "text_editor",
 })
 #: ``related_apps`` entries that need no app of their own (the desktop itself; LibreOffice
 #: alone names no one program, the steps that open files do).
@@ -39,7 +40,7 @@ PROGRAMS: MappingProxyType[str, str] = MappingProxyType({
     "google-chrome": "chrome", "google-chrome-stable": "chrome", "chromium": "chrome", "chromium-browser": "chrome",
     "gimp": "gimp", "vlc": "vlc", "code": "vscode",
     "gnome-terminal": "terminal", "xterm": "terminal",
-    "nautilus": "file_manager", "pcmanfm": "file_manager",
+    "nautilus": "file_manager", "pcmanfm": "file_manager", "gedit": "text_editor",
 })
 #: Arguments OSWorld passes that our app sets itself (Chromium's DevTools port is the
 #: episode's own, see the chrome app).
@@ -69,6 +70,7 @@ OPENERS: MappingProxyType[str, str] = MappingProxyType({
     ".mp4": "vlc", ".mkv": "vlc", ".avi": "vlc", ".webm": "vlc", ".mp3": "vlc", ".wav": "vlc", ".ogg": "vlc", ".flac": "vlc",
     ".html": "chrome", ".htm": "chrome", ".pdf": "chrome",
     ".py": "vscode", ".ipynb": "vscode",
+    ".txt": "text_editor", ".json": "text_editor", ".md": "text_editor", ".log": "text_editor",
 })
 
 __all__ = ["APP_NAMES", "COMMAND_LINES", "DESKTOP_ITSELF", "DROPPED_ARGS", "KILLED_BY_NAME", "OPENERS", "PLUMBING", "PROGRAMS",

@@ -130,6 +130,9 @@ def _execute(params: dict[str, Any], where: str, context: StepContext) -> list[S
             raise OsworldConfigError(f"{where}.parameters.command", "expected a shell line (a text) with shell: true")
         return _shell_step(line, params, context)
     command = _command(params, where)
+    killed = _killed_app(command)
+    if killed is not None:
+        return [{"quit_app": {"app": context.use_app(killed)}}]
     if len(command) == 3 and posixpath.basename(command[0]) in ("bash", "sh") and command[1] == "-c":
         closing = _closing(command[2])
         if closing is not None:
@@ -171,6 +174,9 @@ def _shell_step(line: str, params: dict[str, Any], context: StepContext) -> list
     opens a file (``xdg-open``), starts a known app (``gnome-terminal ...``) or closes the
     terminal: those are the steps doing it. A line leaving a process in the background
     (``&``) is launched, so the process lives on as OSWorld's does."""
+    killed = _killed_app(command_words(line) or [])
+    if killed is not None:
+        return [{"quit_app": {"app": context.use_app(killed)}}]
     converted = shell_line(line)
     closing = _closing(converted)
     if closing is not None:

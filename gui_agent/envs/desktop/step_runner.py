@@ -156,7 +156,8 @@ def _launch(session: DesktopSession, args: kinds.LaunchArgs, task_dir: Path | No
     if args.wait:
         deadline = time.monotonic() + args.timeout_s
         wait_for_window(session, window, timeout_s=args.timeout_s, what=f"launch {label}", watch=proc)
-        wait_idle(session, deadline=deadline)
+        if args.app is None or _app(session, args.app).settles:
+            wait_idle(session, deadline=deadline)
 
 
 def _open_file(session: DesktopSession, args: kinds.OpenFileArgs, task_dir: Path | None) -> None:
@@ -168,7 +169,8 @@ def _open_file(session: DesktopSession, args: kinds.OpenFileArgs, task_dir: Path
     window = args.window or spec.window_for_file(path.name)
     deadline = time.monotonic() + args.timeout_s
     wait_for_window(session, window, timeout_s=args.timeout_s, what=f"open {args.path} in {spec.title}", watch=proc)
-    wait_idle(session, deadline=deadline)
+    if spec.settles:
+        wait_idle(session, deadline=deadline)
 
 
 def wait_idle(session: DesktopSession, *, deadline: float, quiet_s: float = IDLE_QUIET_S) -> bool:

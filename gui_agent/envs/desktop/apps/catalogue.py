@@ -18,6 +18,7 @@ from gui_agent.envs.desktop.apps.impress import IMPRESS
 from gui_agent.envs.desktop.apps.libreoffice import CALC
 from gui_agent.envs.desktop.apps.spec import AppContext, AppSpec
 from gui_agent.envs.desktop.apps.terminal import TERMINAL
+from gui_agent.envs.desktop.apps.text_editor import TEXT_EDITOR
 from gui_agent.envs.desktop.apps.thunderbird import THUNDERBIRD
 from gui_agent.envs.desktop.apps.vlc import VLC
 from gui_agent.envs.desktop.apps.vscode import VSCODE
@@ -26,12 +27,13 @@ from gui_agent.errors import EnvError
 
 #: Every app by name (the names task files may use).
 APPS: dict[str, AppSpec] = {
-    spec.name: spec for spec in (CALC, WRITER, IMPRESS, THUNDERBIRD, CHROME, GIMP, VLC, VSCODE, TERMINAL, FILE_MANAGER)
+    spec.name: spec for spec in (CALC, WRITER, IMPRESS, THUNDERBIRD, CHROME, GIMP, VLC, VSCODE, TERMINAL, FILE_MANAGER,
+                                  TEXT_EDITOR)
 }
 #: The same names as a type, for the task-file schema (``environment.apps``, ``launch: {app}``);
 #: a test keeps the two equal.
 DesktopApp = Literal["calc", "writer", "impress", "thunderbird", "chrome", "gimp", "vlc", "vscode", "terminal",
-                     "file_manager"]
+                     "file_manager", "text_editor"]
 
 
 def get_app(name: str) -> AppSpec:

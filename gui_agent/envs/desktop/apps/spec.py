@@ -49,6 +49,8 @@ class AppSpec:
             time (given the home and the command), e.g. a profile a setup step unpacked.
         chatter: regexes of lines the app prints at every start, which say nothing about
             why it crashed; they are left out of the crash message's output.
+        settles: whether the app goes quiet once started (launch and open_file wait until
+            the screen and its CPU are idle); a player showing a video never does.
         file_window_title: the title regex of the window showing a file the app opened
             (given the file's name); by default the name itself.
         control_port: the app serves a control interface on loopback (Chromium's DevTools,
@@ -70,6 +72,7 @@ class AppSpec:
     chatter: tuple[str, ...] = ()
     control_port: bool = False
     file_window_title: Callable[[str], str] | None = None
+    settles: bool = True
 
     def window_for_file(self, name: str) -> str:
         """The title regex of the window showing the file ``name`` once the app opened it."""
