@@ -1,6 +1,6 @@
 """``gui-agent train KIND``: one command for every trainer, one module per kind.
 
-Each kind (``policy``, ``vlm``, ``reward``) lives in ``gui_agent/cli/train_<kind>.py``
+Each kind (``policy``, ``vlm``, ``reward``, ``rl``) lives in ``gui_agent/cli/train_<kind>.py``
 with ``register(subparsers)``; the trainers themselves are in ``models/`` and are imported
 inside the handlers, so ``gui-agent --help`` never loads torch.
 """
@@ -11,13 +11,13 @@ import argparse
 import importlib
 
 #: Trainer modules (``gui_agent.cli.train_<name>``), in the order ``--help`` lists them.
-TRAIN_MODULES: tuple[str, ...] = ("policy", "vlm", "reward")
+TRAIN_MODULES: tuple[str, ...] = ("policy", "vlm", "reward", "rl")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train",
-        help="train a policy, a vision-language model or a reward model on episodes",
+        help="train a policy, a vision-language model or a reward model on episodes, or a policy by online RL",
         description="Train models on episodes in the trajectory format. Run 'gui-agent train KIND --help'.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
