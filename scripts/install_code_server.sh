@@ -17,46 +17,42 @@ RG_ASSET_VERSION="v13.0.0-10"  # the ripgrep build that @vscode/ripgrep 1.15.11 
 PREFIX=".tools/code-server"
 ENTRY="$PREFIX/node_modules/code-server/out/node/entry.js"
 STAMP="$PREFIX/.installed-$CS_VERSION"
-BRAND_REVISION=2               # raise when brand_as_vs_code changes: installs re-brand, no rebuild
+BRAND_REVISION=3               # raise when brand_as_vs_code changes: installs re-brand, no rebuild
 BRAND_STAMP="$PREFIX/.branded-$BRAND_REVISION"
 
 if [ -f "$STAMP" ] && [ -f "$ENTRY" ] && [ -f "$BRAND_STAMP" ]; then
   exit 0
 fi
 
-# What makes the served VS Code look like the desktop one OSWorld's tasks were made on:
-# * its product name is "Visual Studio Code", so window titles end with it as tasks expect
-#   (their setup activates the window "Visual Studio Code", "test.py - Visual Studio Code").
-#   The browser side reads the name from its bundle (code-server sends no name to it), so the
-#   name is replaced there, and in product.json for the server side;
-# * a built-in extension makes the desktop's default theme (Dark Modern; the web's is Light
-#   Modern) a default, not a user setting: ~/.config/Code/User/settings.json stays the
-#   user's own, which tasks check. The rest (no welcome page, telemetry, update checks,
-#   workspace trust off) is per episode: gui_agent/envs/desktop/apps/vscode.py.
+# What makes the served VS Code start like the desktop one OSWorld's tasks were made on: a
+# built-in extension gives defaults (not user settings: ~/.config/Code/User/settings.json stays
+# the user's own, which tasks check):
+# * the desktop's default theme, Dark Modern (the web's is Light Modern);
+# * window titles ending with "Visual Studio Code" as the desktop's do (tasks activate the
+#   window "Visual Studio Code", "test.py - Visual Studio Code"). Extensions' defaults apply
+#   once VS Code has registered its extensions, and not before: the window is titled so only
+#   when its commands are there (the command palette lists none before), which is what a
+#   desktop session waits for after a launch.
+# The rest (no welcome page; telemetry, update checks and workspace trust off) is per
+# episode: gui_agent/envs/desktop/apps/vscode.py.
 brand_as_vs_code() {
-  local vscode="$1" bundle="$1/out/vs/code/browser/workbench/workbench.js"
-  node -e '
-    const fs = require("fs"), file = process.argv[1];
-    const product = JSON.parse(fs.readFileSync(file, "utf8"));
-    Object.assign(product, {nameShort: "Visual Studio Code", nameLong: "Visual Studio Code", enableTelemetry: false});
-    fs.writeFileSync(file, JSON.stringify(product, null, 2));
-  ' "$vscode/product.json"
-  sed -i 's/nameShort:"code-server",nameLong:"code-server"/nameShort:"Visual Studio Code",nameLong:"Visual Studio Code"/' "$bundle"
-  if ! grep -q 'nameShort:"Visual Studio Code",nameLong:"Visual Studio Code"' "$bundle"; then
-    echo "install_code_server: could not name the workbench 'Visual Studio Code' in $bundle" >&2
-    exit 1
-  fi
+  local vscode="$1"
   mkdir -p "$vscode/extensions/gui-agent-defaults"
   cat > "$vscode/extensions/gui-agent-defaults/package.json" <<'JSON'
 {
   "name": "gui-agent-defaults",
   "displayName": "Desktop defaults",
-  "description": "The defaults of VS Code desktop where the web's differ: the Dark Modern theme.",
+  "description": "The defaults of VS Code desktop where the web's differ: the Dark Modern theme, the window title.",
   "publisher": "gui-agent",
   "version": "1.0.0",
   "license": "MIT",
   "engines": {"vscode": "^1.80.0"},
-  "contributes": {"configurationDefaults": {"workbench.colorTheme": "Default Dark Modern"}}
+  "contributes": {
+    "configurationDefaults": {
+      "workbench.colorTheme": "Default Dark Modern",
+      "window.title": "${dirty}${activeEditorShort}${separator}${rootName}${separator}${profileName}${separator}Visual Studio Code"
+    }
+  }
 }
 JSON
 }

@@ -33,11 +33,15 @@ What differs from VS Code desktop (the OSWorld VM's):
 * no extension marketplace (there is no internet here): extensions install from a
   ``.vsix`` file (Extensions view > ... > Install from VSIX, or ``code
   --install-extension FILE``); a task that needs the marketplace cannot be done;
-* its window title ends with "Visual Studio Code" as the desktop's does (the install
-  brands code-server's product name), and it starts without a welcome page, with the
+* its window title ends with "Visual Studio Code" as the desktop's does, from a default
+  that code-server's window takes once VS Code has registered its extensions (before,
+  it ends with "code-server" and the command palette lists no command), so a launch
+  is over when VS Code can be used; it starts without a welcome page, with the
   desktop's default theme (defaults from a built-in extension, so the user's
   ``settings.json`` holds only what the user set); telemetry, update checks and
-  workspace trust are off.
+  workspace trust are off;
+* the launcher's two processes run in sessions of their own (every process here is an
+  OwnedProcess), so a desktop session's "apps are idle" test does not count their CPU.
 """
 
 from __future__ import annotations
@@ -62,8 +66,8 @@ EXTENSIONS = Path(".vscode/extensions")
 SERVER_CONFIG = Path(".config/code-server/config.yaml")
 #: The launcher module (the app's command).
 LAUNCHER = "gui_agent.envs.desktop.apps.vscode_launcher"
-#: What every window title of it ends with.
-TITLE = "Visual Studio Code"
+#: What its window titles end with once it can be used (see the module docstring).
+TITLE = "Visual Studio Code$"
 #: Settings of the machine (code-server's "Remote" settings, ``~/.config/Code/Machine``), not
 #: the user's: VS Code starts without its welcome page and walkthrough, as on a desktop
 #: that was used before. The user's own settings.json stays empty until the user sets
@@ -137,6 +141,4 @@ VSCODE = AppSpec(
     prepare=prepare,
     open_command=open_argv,
     control_port=True,
-    chatter=(r"^\[\d{4}-\d\d-\d\dT[\d:.]+Z\] (info|debug) ", r"^\s+- (Authentication|Not serving)",
-             r"ERROR:(bus|dbus|viz_main_impl|gpu_|sandbox_linux|object_proxy)"),
 )

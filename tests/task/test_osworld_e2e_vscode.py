@@ -1,0 +1,111 @@
+"""Imported OSWorld vscode tasks end to end through ``gui-agent run`` on the real desktop
+(Xvfb, code-server's VS Code 1.100 in a Chromium window) with locally made inputs: the
+desktop oracle's script passes, and a wrong script that does real work in VS Code fails,
+with the check having seen that work.
+
+Three tasks whose checks differ: the line length (a key of the user's settings.json,
+``json_settings``), Ctrl+J from the terminal to the editor (an entry of keybindings.json,
+``vscode_keybinding``) and "text" to "test" in a document (the saved text against the
+expected one, ``text_file_equal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gui_agent.cli import main
+from gui_agent.episode.reader import read_episode
+from gui_agent.models.policies.desktop_oracle import osworld_vscode
+from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
+from tests.paths import FIXTURES
+from tests.task.osworld_vscode_inputs import MAKERS
+
+_MODULE = "py:tests.task.test_osworld_e2e_vscode"
+
+
+def _scripted(task_id: str, script: Callable[[], list[Any]], name: str) -> DesktopOraclePolicy:
+    policy = DesktopOraclePolicy({task_id: script})
+    policy.name = name  # the episode names the script it played, not the oracle
+    return policy
+
+
+def line_length_80() -> DesktopOraclePolicy:
+    """276cc624 done wrong: the line length set to 80 in settings.json."""
+    return _scripted(osworld_vscode.LINE_LENGTH, lambda: osworld_vscode.user_settings({"editor.wordWrapColumn": 80}),
+                     "scripted-line-length-80")
+
+
+def ctrl_j_in_the_editor() -> DesktopOraclePolicy:
+    """930fdb3b done wrong: Ctrl+J bound while the editor (not the terminal) has the focus."""
+    binding = {**osworld_vscode.CTRL_J_TO_EDITOR, "when": "editorTextFocus"}
+    return _scripted(osworld_vscode.FOCUS_EDITOR_KEY, lambda: osworld_vscode.keybindings([binding]), "scripted-ctrl-j-in-editor")
+
+
+def replace_once() -> DesktopOraclePolicy:
+    """0ed39f63 done wrong: Replace (the first match) instead of Replace All."""
+    return _scripted(osworld_vscode.REPLACE_TEXT, lambda: osworld_vscode.replace("vscode_replace_text.txt", "text", "test", every=False),
+                     "scripted-replace-once")
+
+
+def leaves(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every check's report under ``report`` (combinators' children, depth first)."""
+    children = report.get("children")
+    if not children:
+        yield report
+    for child in children or []:
+        yield from leaves(child)
+
+
+def leaf(report: dict[str, Any], check: str) -> dict[str, Any]:
+    return next(r for r in leaves(report) if r["check"] == check)
+
+
+def saw_80(detail: dict[str, Any]) -> bool:
+    return leaf(detail, "json_settings")["observed"]["settings"] == {"editor.wordWrapColumn": 80}
+
+
+def saw_the_editor_binding(detail: dict[str, Any]) -> bool:
+    return [b.get("when") for b in leaf(detail, "vscode_keybinding")["observed"]["bindings"]] == ["editorTextFocus"]
+
+
+def saw_one_replacement(detail: dict[str, Any]) -> bool:
+    text = leaf(detail, "text_file_equal")["observed"]["text"]
+    return text.startswith("This is a test file.\n") and text.count("text") == 4
+
+
+#: Fixture -> the wrong solution, and what its check must have observed.
+CASES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
+    "vs_code-276cc624-87ea-4f08-ab93-f770e3790175": (f"{_MODULE}:line_length_80", saw_80),
+    "vs_code-930fdb3b-11a8-46fe-9bac-577332e2640e": (f"{_MODULE}:ctrl_j_in_the_editor", saw_the_editor_binding),
+    "vs_code-0ed39f63-6049-43d4-ba4d-5fa2fe04a951": (f"{_MODULE}:replace_once", saw_one_replacement),
+}
+
+
+def imported(name: str, folder: Path) -> Path:
+    """Import the config ``name`` into ``folder`` and make its inputs there."""
+    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
+    MAKERS[name.split("-", 1)[1]](folder / "inputs")
+    return folder / f"{name}.yaml"
+
+
+def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
+    """``gui-agent run`` of ``task_file`` with the policy ``spec``: its exit code and the episode's outcome."""
+    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
+    capsys.readouterr()
+    return code, read_episode(next(runs.iterdir())).meta.outcome
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CASES)
+def test_imported_vscode_task_passes_the_oracle_and_fails_real_wrong_work(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wrong, saw_the_wrong_work = CASES[name]
+    task_file = imported(name, tmp_path / "tasks")
+    code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
+    assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
+    code, outcome = run_cli(task_file, wrong, tmp_path / "wrong", capsys)
+    assert (code, outcome.termination, outcome.success) == (1, "done", False), outcome
+    assert saw_the_wrong_work(outcome.detail), outcome.detail
