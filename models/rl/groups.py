@@ -123,7 +123,7 @@ class GroupBuffer:
             return
         group = self.groups.get(number)
         if group is None:
-            group = self.groups[number] = Group(number, str(record.get("task_id")), self.group_size, now or time.monotonic())
+            group = self.groups[number] = Group(number, str(record.get("task_id")), self.group_size, time.monotonic() if now is None else now)
         member = int(record.get("repeat") or 0)
         if record.get("success") is None or steps is None:
             reason = record.get("fault") or record.get("termination") or "env_error"

@@ -1,9 +1,10 @@
 """What an RL run leaves in its folder for people: the learning curve and the success per task.
 
 * ``updates.jsonl`` -- one line per update (written by the loop as it goes);
-* ``curve.png`` -- success rate and mean reward of each update's rollouts against
-  environment steps (with a moving average), and the KL to the starting policy and the
-  entropy: a learning curve that shows whether the anchor holds;
+* ``curve.png`` -- against environment steps: the success over the suite (each task's
+  last 20 rollouts, averaged over tasks: the batches themselves lean towards the tasks
+  still being learnt), each batch's success and mean reward, and the KL to the starting
+  policy and the entropy, which show whether the anchor holds;
 * ``per_task.json`` / ``per_task.md`` -- per task: rollouts, success over the whole run, in
   its first and its last quarter, mean reward, environment failures, and, with a learned
   reward, how often it disagreed with the evaluator (called a success the evaluator
@@ -121,14 +122,16 @@ def plot_curve(updates: list[dict[str, Any]], path: Path) -> Path:
     rows = [u for u in updates if u.get("success_rate") is not None]
     steps = [u.get("env_steps", i) for i, u in enumerate(rows)]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for key, colour, label in (("success_rate", "tab:green", "success rate"), ("mean_reward", "tab:blue", "mean reward")):
+    suite = [(s, u["suite_success"]) for s, u in zip(steps, rows) if u.get("suite_success") is not None]
+    left.plot([p[0] for p in suite], [p[1] for p in suite], color="tab:green", linewidth=2,
+              label="success, mean over tasks of their last 20 rollouts")
+    for key, colour, label in (("success_rate", "tab:olive", "success of the update's batch"), ("mean_reward", "tab:blue", "mean reward of the batch")):
         values = [float(u.get(key) or 0.0) for u in rows]
-        left.plot(steps, values, color=colour, alpha=0.3, linewidth=1)
-        left.plot(steps, _smooth(values), color=colour, label=f"{label} (moving mean of 5 updates)")
+        left.plot(steps, values, color=colour, alpha=0.25, linewidth=1)
+        left.plot(steps, _smooth(values), color=colour, alpha=0.8, label=f"{label} (moving mean of 5)")
     left.set_xlabel("environment steps")
-    left.set_ylabel("per update")
     left.set_ylim(-0.05, 1.05)
-    left.set_title("rollouts of each update")
+    left.set_title("learning curve")
     left.grid(alpha=0.3)
     left.legend(loc="lower right", fontsize=8)
     for key, colour in (("kl", "tab:red"), ("entropy", "tab:purple")):
