@@ -46,7 +46,8 @@ def test_calc_task_converts_completely() -> None:
         {"activate_window": {"title": r"^WeeklySales\.xlsx\ \-\ LibreOffice\ Calc$"}},
         {"sleep": {"seconds": 0.5}}, {"hotkey": {"keys": ["ctrl", "s"]}}, {"sleep": {"seconds": 0.5}},
     ]
-    assert task["evaluator"] == {"sheet_data_equal": {"path": "WeeklySales.xlsx", "expected": "inputs/6_WeeklySales_gt1.xlsx", "sheets": [0]}}
+    assert task["evaluator"] == {"sheet_data_equal": {"path": "WeeklySales.xlsx", "expected": "inputs/6_WeeklySales_gt1.xlsx", "sheets": [0],
+                                                      "precision": 4}}
     assert [i.path for i in conversion.inputs] == ["inputs/WeeklySales.xlsx", "inputs/6_WeeklySales_gt1.xlsx"]
     assert all(i.url.startswith("https://huggingface.co/") for i in conversion.inputs)
 

@@ -15,7 +15,7 @@ from typing import Any
 from gui_agent.checks.osworld.config import home_path
 from gui_agent.checks.files.tags import EASY_NAMES
 from gui_agent.errors import OsworldConfigError, OsworldUnsupported
-from gui_agent.checks.osworld.metric import Check, Metric, expect_unexpect, records, value_rule
+from gui_agent.checks.osworld.metric import Check, Metric, expect_unexpect, kind_of, records, value_rule
 
 
 def _known_options(metric: Metric, known: set[str]) -> None:
@@ -73,6 +73,8 @@ _ARCHIVE_FILES = {"text": ("text", {"ignore_blanks", "ignore_case"}), "csv": ("l
 def compare_archive(metric: Metric) -> list[Check]:
     options = dict(metric.options)
     folder, kind = options.pop("file_path", ""), options.pop("file_type", "text")
+    if not isinstance(kind, str):
+        raise OsworldConfigError(f"{metric.where}.options.file_type", f"expected a file type (text, csv, pdf...), got {kind_of(kind)}")
     if kind not in _ARCHIVE_FILES:
         raise OsworldUnsupported(f"compare_archive of {kind!r} files: only text, csv and pdf files are compared in archives here")
     files, known = _ARCHIVE_FILES[kind]

@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from gui_agent.checks.osworld import presentation
 from gui_agent.checks.osworld.config import home_path
 from gui_agent.checks.osworld.getters.gimp import gimp_config_path
 from gui_agent.checks.osworld.metric import Check, Files, Metric, kind_of
@@ -82,7 +83,11 @@ def compare_image_list(metric: Metric) -> list[Check]:
 
 def compare_images(metric: Metric) -> list[Check]:
     """``compare_images``: OSWorld's score is the grayscale SSIM of the two images scaled to
-    the smaller's size; the check passes at full marks (1) and gives the SSIM as reward."""
+    the smaller's size; the check passes at full marks (1) and gives the SSIM as reward. A
+    picture taken off a slide (``background_image_in_slide``) is judged by the presentation
+    family, in the presentation."""
+    if isinstance(metric.result, dict) and metric.result.get("type") == "background_image_in_slide":
+        return presentation.compare_background_image(metric)
     return [{"image_looks_like": _pair(metric, min_score=1.0)}]
 
 
