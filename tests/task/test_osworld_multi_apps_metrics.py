@@ -46,7 +46,7 @@ def test_compare_archive_of_pdfs_zipped_by_a_post_step() -> None:
     task = conversion.task.model_dump(mode="json", by_alias=True, exclude_unset=True)
     assert task["evaluator"] == {"archive_equal": {"path": "Desktop/book/book.zip", "expected": "inputs/gold_book.zip",
                                                    "folder": "", "files": "pdf"}}
-    assert task["post_steps"] == [{"run_command": {"command": ["/bin/bash", "-c", "cd Desktop/book && zip -qr book.zip *.pdf"]}}]
+    assert task["post_steps"] == [{"run_command": {"command": ["/bin/bash", "-c", 'cd "$HOME"/Desktop/book && zip -qr book.zip *.pdf']}}]
     assert evaluator(config("0e5303d4"))["archive_equal"]["folder"] == "lecture_slides"
 
 
