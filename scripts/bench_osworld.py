@@ -3,7 +3,8 @@
     git clone https://github.com/xlang-ai/OSWorld           # OSWorld's own task configs
     python scripts/bench_osworld.py --samples OSWorld/evaluation_examples/examples
     python scripts/bench_osworld.py --samples DIR           # any folder of OSWorld configs (searched below)
-    python scripts/bench_osworld.py --reset --repeats 3     # time reset -> first observation
+    python scripts/bench_osworld.py --reset --repeats 3     # time reset -> first observation, per domain
+    python scripts/bench_osworld.py --catalogue OSWorld     # every evaluator function and getter: what it became
 
 Coverage: every Linux config (not ``*-win.json``) of OSWorld's ten domains is converted;
 one converts *completely* when nothing of it is left out (its evaluator is whole).
@@ -11,8 +12,8 @@ Configs that sign in to an internet account (Google Drive, a Google login) are c
 apart: nothing local can stand in for them. Printed per domain and per OSWorld evaluator
 function; an exception other than a config error is counted as a crash.
 
-Reset: one imported task per app (with locally made inputs, tests/task/osworld_local_inputs.py)
-is reset on a fresh desktop; the time until ``reset`` returns the first observation is
+Reset: one imported task per domain (tests/task/osworld_domain_samples.py, with locally made
+inputs) is reset on a fresh desktop; the time until ``reset`` returns the first observation is
 its set-up (place files, unpack a profile, open the file or start the app, wait until
 idle). Beside it, what OSWorld's own code waits for the same thing: it reverts the VM to
 a snapshot and restarts it (``DesktopEnv._revert_to_snapshot`` + ``_start_emulator``), runs
@@ -40,13 +41,6 @@ ACCOUNT_STEPS = {"googledrive", "login"}
 ACCOUNT_GETTERS = {"googledrive_file"}
 #: What OSWorld waits after reset, by its own code (seconds), not counting the snapshot revert.
 OSWORLD_FIXED_WAIT_S = 60.0
-#: One imported sample task per app for the reset timing.
-RESET_TASKS = {
-    "calc": "libreoffice_calc-1e8df695-bd1b-45b3-b557-e7d599cf7597",
-    "writer": "libreoffice_writer-ecc2413d-8a48-416e-a3a2-d30106ca36cb",
-    "impress": "libreoffice_impress-73c99fb9-f828-43ce-b87a-01dc07faa224",
-    "thunderbird": "thunderbird-2ad9387a-65d8-4e33-ad5b-7580065a27ca",
-}
 
 
 def needs_account(config: dict) -> bool:
@@ -209,30 +203,30 @@ def catalogue(osworld: Path) -> int:
     return 0 if missing == 0 else 1
 
 
-def reset_times(repeats: int) -> None:
-    from gui_agent.cli import main
+def reset_times(repeats: int, domains: list[str] | None = None) -> None:
     from gui_agent.envs.factory import make_env
     from gui_agent.task import load_task
-    from tests.paths import FIXTURES
-    from tests.task.osworld_local_inputs import MAKERS
+    from tests.task.osworld_domain_samples import SAMPLES, import_sample
 
-    print("\n| app | imported task | reset -> first observation (median of %d) | OSWorld: revert + restart VM, set-up, then a fixed |" % repeats)
-    print("|---|---|---:|---:|")
+    print("\n| domain | imported task | reset -> first observation: median of %d (min, max) | OSWorld |" % repeats)
+    print("|---|---|---:|---|")
+    medians = []
     with tempfile.TemporaryDirectory() as work:
-        folder = Path(work)
-        for app, name in RESET_TASKS.items():
-            if main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder), "--force"]) not in (0, 1):
-                raise SystemExit(f"{name} did not import")
-            MAKERS[name.split("-", 1)[1]](folder / "inputs")
-            task = load_task(folder / f"{name}.yaml")
+        for domain in domains or list(SAMPLES):
+            folder = Path(work) / domain
+            task = load_task(import_sample(domain, folder))
             times = []
             with make_env(task) as env:
                 for _ in range(repeats):
                     started = time.perf_counter()
                     env.reset(options={"setup": list(task.setup), "instruction": task.instruction})
                     times.append(time.perf_counter() - started)
-            print(f"| {app} | {name.split('-', 1)[1][:8]} | {statistics.median(times):.1f} s "
-                  f"(min {min(times):.1f}, max {max(times):.1f}) | {OSWORLD_FIXED_WAIT_S:.0f} s sleep |", flush=True)
+            medians.append(statistics.median(times))
+            print(f"| {domain} | {SAMPLES[domain][0].split('-', 1)[1][:8]} | {medians[-1]:.1f} s "
+                  f"({min(times):.1f}, {max(times):.1f}) | revert + restart the VM, set-up, then a fixed "
+                  f"{OSWORLD_FIXED_WAIT_S:.0f} s sleep |", flush=True)
+    print(f"median over domains: {statistics.median(medians):.1f} s; slowest domain: {max(medians):.1f} s; "
+          f"OSWorld's fixed wait alone: {OSWORLD_FIXED_WAIT_S:.0f} s ({OSWORLD_FIXED_WAIT_S / max(medians):.0f}x the slowest)")
     print("measured by: python scripts/bench_osworld.py --reset --repeats", repeats)
 
 
@@ -245,6 +239,7 @@ def main() -> int:
                         help="list every evaluator function and getter of the OSWorld clone OSWORLD with what it became here")
     parser.add_argument("--reset", action="store_true", help="time reset -> first observation per app")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--domains", nargs="+", metavar="DOMAIN", help="time only these domains (default: all ten)")
     args = parser.parse_args()
     if args.catalogue is not None:
         return catalogue(args.catalogue)
@@ -255,7 +250,7 @@ def main() -> int:
         parser.error(f"--samples {args.samples}: no such folder")
     status = coverage(args.samples) if args.samples is not None else 0
     if args.reset:
-        reset_times(args.repeats)
+        reset_times(args.repeats, args.domains)
     return status
 
 
