@@ -174,6 +174,7 @@ def catalogue(osworld: Path) -> int:
     from gui_agent.checks.osworld import METRICS, NO_EQUIVALENT
     from gui_agent.checks.osworld.getters import GETTERS
     from gui_agent.checks.osworld.getters import NO_EQUIVALENT as GETTERS_NO_EQUIVALENT
+    from gui_agent.checks.osworld.getters import READ_BY_METRICS
     from gui_agent.checks.osworld.metric import BUILT_IN_GETTERS
 
     evaluators = osworld / "desktop_env" / "evaluators"
@@ -183,7 +184,7 @@ def catalogue(osworld: Path) -> int:
         if name in METRICS:
             here = "converted"
         elif name in NO_EQUIVALENT:
-            here = f"no equivalent: {NO_EQUIVALENT[name]}"
+            here = f"no equivalent: {NO_EQUIVALENT[name].removeprefix('no equivalent: ')}"
         else:
             here, missing = "**not converted**", missing + 1
         print(f"| `{name}` | {module} | {here} |")
@@ -193,8 +194,10 @@ def catalogue(osworld: Path) -> int:
         kind = name.removeprefix("get_")
         if kind in GETTERS or kind in BUILT_IN_GETTERS:
             here = "converted"
+        elif kind in READ_BY_METRICS:
+            here = f"converted (read by the conversion of `{READ_BY_METRICS[kind]}`)"
         elif kind in GETTERS_NO_EQUIVALENT:
-            here = f"no equivalent: {GETTERS_NO_EQUIVALENT[kind]}"
+            here = f"no equivalent: {GETTERS_NO_EQUIVALENT[kind].removeprefix('no equivalent: ')}"
         else:
             here, missing = "**not converted**", missing + 1
         print(f"| `{kind}` | {module} | {here} |")

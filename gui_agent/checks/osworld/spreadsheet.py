@@ -251,11 +251,6 @@ def compare_conference_city_in_order(metric: Metric) -> list[Check]:
     return [{"cells_contain": {"path": metric.result_path(".xlsx", ".xls", ".ods"), "range": "C2:C22", "contains": expected}}]
 
 
-#: OSWorld's Calc getters (``getters/calc.py``) with no equivalent, and why.
-GETTERS_NO_EQUIVALENT: dict[str, str] = {
-    "conference_city_in_order": "no equivalent: OSWorld's get_conference_city_in_order reads its CSV after closing "
-                                "it, so it always raises (no config uses it; compare_conference_city_in_order takes a rule)",
-}
 
 #: OSWorld metric name -> its conversion.
 METRICS: dict[str, Callable[[Metric], list[Check]]] = {

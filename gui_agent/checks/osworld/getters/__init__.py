@@ -12,19 +12,24 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from gui_agent.checks.osworld.getters import chrome, code, gimp, media, system
+from gui_agent.checks.osworld.getters import chrome, code, gimp, media, office, system
 from gui_agent.checks.osworld.getters.base import Getter, SourceSpec
 from gui_agent.checks.osworld.metric import Files, kind_of
 from gui_agent.errors import OsworldConfigError, OsworldUnsupported
 
 #: OSWorld getter type -> its conversion.
 GETTERS: MappingProxyType[str, Getter] = MappingProxyType({
-    **system.GETTERS, **chrome.GETTERS, **media.GETTERS, **code.GETTERS, **gimp.GETTERS,
+    **system.GETTERS, **chrome.GETTERS, **media.GETTERS, **code.GETTERS, **gimp.GETTERS, **office.GETTERS,
 })
 #: Getter types known to have no equivalent, and why.
 NO_EQUIVALENT: MappingProxyType[str, str] = MappingProxyType({
     **system.NO_EQUIVALENT, **chrome.NO_EQUIVALENT, **media.NO_EQUIVALENT, **code.NO_EQUIVALENT, **gimp.NO_EQUIVALENT,
+    **office.NO_EQUIVALENT,
 })
+
+#: Getters a metric's conversion reads itself (a slide's audio or picture, judged inside the
+#: presentation) -> that metric.
+READ_BY_METRICS: MappingProxyType[str, str] = MappingProxyType(dict(office.READ_BY_METRICS))
 
 
 def source_of(spec: Any, where: str, files: Files) -> SourceSpec:
@@ -42,4 +47,4 @@ def source_of(spec: Any, where: str, files: Files) -> SourceSpec:
     return convert(spec, where, files)
 
 
-__all__ = ["GETTERS", "NO_EQUIVALENT", "source_of"]
+__all__ = ["GETTERS", "NO_EQUIVALENT", "READ_BY_METRICS", "source_of"]

@@ -32,7 +32,7 @@ GETTERS: dict[str, Getter] = {
 }
 #: OSWorld getter type -> why it has no equivalent here.
 NO_EQUIVALENT: dict[str, str] = {
-    "default_video_player": "no equivalent start: VLC is the only video player on this desktop, so xdg-mime already "
+    "default_video_player": "the task cannot start as on OSWorld's Ubuntu: VLC is the only video player on this desktop, so xdg-mime already "
                             "names vlc.desktop for every video type before the task begins (OSWorld's Ubuntu starts "
                             "with GNOME Videos), and a check of it would pass untouched",
 }
