@@ -3,10 +3,13 @@
 desktop oracle's script passes, and a wrong script that does real work in VS Code fails,
 with the check having seen that work.
 
-Three tasks whose checks differ: the line length (a key of the user's settings.json,
+Four tasks whose checks differ: the line length (a key of the user's settings.json,
 ``json_settings``), Ctrl+J from the terminal to the editor (an entry of keybindings.json,
-``vscode_keybinding``) and "text" to "test" in a document (the saved text against the
-expected one, ``text_file_equal``).
+``vscode_keybinding``), "text" to "test" in a document (the saved text against the
+expected one, ``text_file_equal``) and the project folder opened (OSWorld's
+``vscode_config``: the setup installs an evaluation extension with ``code
+--install-extension``, the check runs its command from the command palette and reads
+the folder's name it writes; the test builds that extension).
 """
 
 from __future__ import annotations
@@ -51,6 +54,11 @@ def replace_once() -> DesktopOraclePolicy:
                      "scripted-replace-once")
 
 
+def open_the_desktop_folder() -> DesktopOraclePolicy:
+    """53ad5833 done wrong: the Desktop folder opened instead of the project."""
+    return _scripted(osworld_vscode.OPEN_PROJECT, lambda: osworld_vscode.open_folder("Desktop"), "scripted-open-desktop")
+
+
 def leaves(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """Every check's report under ``report`` (combinators' children, depth first)."""
     children = report.get("children")
@@ -77,11 +85,16 @@ def saw_one_replacement(detail: dict[str, Any]) -> bool:
     return text.startswith("This is a test file.\n") and text.count("text") == 4
 
 
+def saw_desktop_open(detail: dict[str, Any]) -> bool:
+    return leaf(detail, "value")["observed"]["value"] == "Desktop"
+
+
 #: Fixture -> the wrong solution, and what its check must have observed.
 CASES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
     "vs_code-276cc624-87ea-4f08-ab93-f770e3790175": (f"{_MODULE}:line_length_80", saw_80),
     "vs_code-930fdb3b-11a8-46fe-9bac-577332e2640e": (f"{_MODULE}:ctrl_j_in_the_editor", saw_the_editor_binding),
     "vs_code-0ed39f63-6049-43d4-ba4d-5fa2fe04a951": (f"{_MODULE}:replace_once", saw_one_replacement),
+    "vs_code-53ad5833-3455-407b-bbc6-45b4c79ab8fb": (f"{_MODULE}:open_the_desktop_folder", saw_desktop_open),
 }
 
 

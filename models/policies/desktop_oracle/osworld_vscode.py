@@ -1,7 +1,7 @@
 """Oracle scripts for imported OSWorld vscode tasks, keyboard only, through VS Code's own UI.
 
-Everything goes through the command palette (Ctrl+Shift+P, a command's name, Enter), as
-a person who knows VS Code does it: "Preferences: Open User Settings (JSON)" opens the
+Settings and key bindings go through the command palette (Ctrl+Shift+P, a command's
+name, Enter), as a person who knows VS Code does it: "Preferences: Open User Settings (JSON)" opens the
 user's ``settings.json`` and "Preferences: Open Keyboard Shortcuts (JSON)" their
 ``keybindings.json`` in the editor, where the script replaces the text (Ctrl+A, typing)
 and saves (Ctrl+S). The editor closes brackets and quotes as they are typed; what it
@@ -64,11 +64,22 @@ def replace(file_name: str, find: str, replacement: str, *, every: bool = True) 
             apply, keys("escape"), keys("ctrl", "s"), WaitForTitle(saved)]
 
 
+def open_folder(path: str) -> list[Item]:
+    """File > Open Folder (Ctrl+K Ctrl+O): VS Code's own folder dialog starts in the home
+    folder; typing ``path/`` goes into it, Enter opens it. The window reloads with the
+    folder (its name starts the title) and registers its extensions again."""
+    name = path.rstrip("/").rsplit("/", 1)[-1].replace(".", "[.]")
+    return [WaitForTitle(WINDOW, timeout_s=30.0), keys("ctrl", "k"), keys("ctrl", "o"), Wait(1.5), type_text(f"{path.rstrip('/')}/"),
+            Wait(1.0), keys("enter"), Wait(3.0), WaitForTitle(rf"^{name} - Visual Studio Code$", timeout_s=20.0), Wait(2.0)]
+
+
 _VSCODE = "osworld.vs_code."
 #: Line length 50 (276cc624), Ctrl+J from the terminal to the editor (930fdb3b), "text" to "test" (0ed39f63).
 LINE_LENGTH = _VSCODE + "276cc624-87ea-4f08-ab93-f770e3790175"
 FOCUS_EDITOR_KEY = _VSCODE + "930fdb3b-11a8-46fe-9bac-577332e2640e"
 REPLACE_TEXT = _VSCODE + "0ed39f63-6049-43d4-ba4d-5fa2fe04a951"
+#: Open the project folder (53ad5833; its check runs an evaluation extension's command).
+OPEN_PROJECT = _VSCODE + "53ad5833-3455-407b-bbc6-45b4c79ab8fb"
 #: 930fdb3b's binding.
 CTRL_J_TO_EDITOR = {"key": "ctrl+j", "command": "workbench.action.focusActiveEditorGroup", "when": "terminalFocus"}
 
@@ -77,4 +88,5 @@ SCRIPTS: dict[str, Callable[[], list[Item]]] = {
     LINE_LENGTH: lambda: user_settings({"editor.wordWrapColumn": 50}),
     FOCUS_EDITOR_KEY: lambda: keybindings([CTRL_J_TO_EDITOR]),
     REPLACE_TEXT: lambda: replace("vscode_replace_text.txt", "text", "test"),
+    OPEN_PROJECT: lambda: open_folder("project"),
 }
