@@ -133,6 +133,7 @@ def _execute(params: dict[str, Any], where: str, context: StepContext) -> list[S
     killed = _killed_app(command)
     if killed is not None:
         return [{"quit_app": {"app": context.use_app(killed)}}]
+    _refuse_marketplace(command)
     if len(command) == 3 and posixpath.basename(command[0]) in ("bash", "sh") and command[1] == "-c":
         closing = _closing(command[2])
         if closing is not None:
@@ -149,6 +150,18 @@ def _run(argv: list[str], params: dict[str, Any]) -> dict[str, Any]:
         step["stdout"] = f"{CACHE_DIR}/{params['stdout']}"
         step["check"] = False  # OSWorld keeps the output whatever the exit status
     return step
+
+
+def _refuse_marketplace(command: list[str]) -> None:
+    """``code --install-extension NAME`` fetches NAME from VS Code's marketplace, on the
+    internet; a ``.vsix`` file in the home folder installs here."""
+    if posixpath.basename(command[0]) != "code" or "--install-extension" not in command:
+        return
+    index = command.index("--install-extension")
+    name = command[index + 1] if index + 1 < len(command) else ""
+    if not name.lower().endswith(".vsix"):
+        raise OsworldUnsupported(f"it installs the extension {name!r} from VS Code's marketplace, on the internet "
+                                 "(a .vsix file in the home folder would install here)")
 
 
 def _killed_app(command: list[str]) -> str | None:

@@ -60,3 +60,12 @@ def test_text_and_json_files_open_in_gedit_whose_titles_are_osworlds() -> None:
     import re
     assert re.search(task["setup"][1]["activate_window"]["title"], "restaurants.txt (~/Desktop) - gedit")
     assert re.search(get_app("text_editor").window_for_file("restaurants.txt"), "restaurants.txt (~/Desktop) - gedit")
+
+
+def test_extensions_from_the_marketplace_are_refused_and_vsix_files_install() -> None:
+    online = convert_osworld(_config([{"type": "execute", "parameters": {"command": ["code", "--install-extension", "ms-python.python"]}}],
+                                     apps=["vscode"]))
+    assert not online.complete and "marketplace" in online.unsupported[0]
+    local = _dumped(_config([{"type": "execute", "parameters": {"command": ["code", "--install-extension", "/home/user/eval.vsix"]}}],
+                            apps=["vscode"]))
+    assert local["setup"] == [{"run_command": {"command": ["code", "--install-extension", "eval.vsix"]}}]
