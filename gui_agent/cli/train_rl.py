@@ -201,6 +201,9 @@ def _print_summary(console: Any, result: Any) -> None:
                   f"learner idle {percent(session.get('learner_idle_fraction'))}", soft_wrap=True)
     console.print(f"success over the run {percent(overall.get('success'))} (first quarter {percent(overall.get('success_first_quarter'))}, "
                   f"last quarter {percent(overall.get('success_last_quarter'))}); not trained on: {dropped}", soft_wrap=True)
+    if state.broken_attempts:
+        console.print("environments that broke mid-rollout (rebuilt; the partial episodes not trained on): "
+                      + ", ".join(f"{k} {v}" for k, v in sorted(state.broken_attempts.items())))
     if overall.get("learned_successes"):
         console.print(f"learned reward called {overall['learned_successes']} rollouts successes; the evaluator failed "
                       f"{overall['learned_success_evaluator_failed']} of them ({percent(overall.get('hacking_rate'))})")

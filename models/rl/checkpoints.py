@@ -41,6 +41,7 @@ class RunState:
     train_seconds: float = 0.0
     idle_seconds: float = 0.0
     dropped: dict[str, int] = field(default_factory=dict)
+    broken_attempts: dict[str, int] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod

@@ -240,6 +240,8 @@ class Trainer:
                 payload.pop(ROLLOUT_KEY, None)
                 payload["after_end"] = True
                 self._record(payload)
+            elif kind == "note":
+                self._pool_note(payload)
         rollouts.thread.join(timeout=5.0)
 
     # -- records and updates ---------------------------------------------------------
@@ -256,6 +258,9 @@ class Trainer:
                                                                     "learned", "disagreement", "episode")}, default=str) + "\n")
         self.state.rollouts += 1
         self.counts["rollouts"] += 1
+        for failure in entry.get("env_failures") or []:  # a broken attempt: rebuilt, its partial episode never trained on
+            fault = str(failure.get("fault") if isinstance(failure, dict) else "error")
+            self.state.broken_attempts[fault] = self.state.broken_attempts.get(fault, 0) + 1
         steps = int(entry.get("steps") or 0)
         self.state.env_steps += steps
         self.counts["env_steps"] += steps
@@ -322,7 +327,7 @@ class Trainer:
             **figures, "learn_s": round(learn_s, 3), "wall_s": round(wall, 1),
             "env_steps_per_s": round(self.counts["env_steps"] / wall, 3) if wall > 0 else None,
             "learner_idle_fraction": round(self.idle / wall, 4) if wall > 0 else None,
-            "dropped": dict(self.buffer.dropped),
+            "dropped": dict(self.buffer.dropped), "broken_attempts": dict(self.state.broken_attempts),
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         }
 
@@ -353,7 +358,7 @@ class Trainer:
         return {"finished_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "wall_s": round(total, 3),
                 **counts, "env_steps_per_s": round(counts["env_steps"] / total, 4) if total > 0 else None,
                 "learner_idle_s": round(idle, 3), "learner_idle_fraction": round(idle / total, 4) if total > 0 else None,
-                "dropped": dict(self.buffer.dropped)}
+                "dropped": dict(self.buffer.dropped), "broken_attempts": dict(self.state.broken_attempts)}
 
     def manifest_settings(self) -> dict[str, Any]:
         return {k: v for k, v in self.manifest.items() if k != "sessions"}
