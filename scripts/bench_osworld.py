@@ -72,19 +72,19 @@ def _convert(path: Path, config: dict) -> tuple[str, str]:
 
 
 def coverage(samples: Path) -> int:
-    from gui_agent.task.osworld_import import OSWORLD_DOMAINS, domain_of
+    from gui_agent.task.osworld_import import OSWORLD_DOMAINS, domain_of, is_windows_variant
 
     by_domain: dict[str, Counter] = defaultdict(Counter)
     by_func: dict[str, Counter] = defaultdict(Counter)
     misses, accounts = [], []
     for path in sorted(samples.rglob("*.json")):  # OSWorld's layout: examples/<domain>/<id>.json
-        if path.stem.lower().endswith(("-win", "_win")) or path.name == "template.json":
+        if path.name == "template.json":
             continue
         try:
             config = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if not isinstance(config, dict) or "id" not in config:
+        if not isinstance(config, dict) or "id" not in config or is_windows_variant(path, config):
             continue
         domain = domain_of(config, path)
         if domain not in OSWORLD_DOMAINS:

@@ -92,9 +92,12 @@ class Conversion:
 
 
 def is_windows_variant(config_path: str | Path | None, config: dict[str, Any]) -> bool:
-    """A Windows twin of a Linux config: its file is ``<id>-win.json`` / ``..._win.json``, or it names Windows."""
-    stem = Path(config_path).stem if config_path is not None else ""
-    return stem.lower().endswith(("-win", "_win")) or "windows" in str(config.get("snapshot", "")).lower()
+    """A Windows twin of a Linux config: its file is ``<id>-win.json`` / ``..._win.json`` or
+    lies in a ``Windows`` folder (``examples/Windows/<domain>/<id>.json``), or it names Windows."""
+    path = Path(config_path) if config_path is not None else None
+    if path is not None and (path.stem.lower().endswith(("-win", "_win")) or any(p.lower() == "windows" for p in path.parent.parts)):
+        return True
+    return "windows" in str(config.get("snapshot", "")).lower()
 
 
 def domain_of(config: dict[str, Any], config_path: str | Path | None = None) -> str:
@@ -253,6 +256,8 @@ class _Converter:
         names = funcs if many else [funcs]
         if not names or not all(isinstance(f, str) for f in names):
             raise OsworldConfigError("evaluator.func", "expected a function name or a list of them")
+        if not all(f.strip() for f in names):
+            raise OsworldConfigError("evaluator.func", "empty: the config names no evaluator function (an unfinished task)")
 
         def nth(key: str, i: int) -> Any:
             value = spec.get(key)
