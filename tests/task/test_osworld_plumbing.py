@@ -69,3 +69,21 @@ def test_extensions_from_the_marketplace_are_refused_and_vsix_files_install() ->
     local = _dumped(_config([{"type": "execute", "parameters": {"command": ["code", "--install-extension", "/home/user/eval.vsix"]}}],
                             apps=["vscode"]))
     assert local["setup"] == [{"run_command": {"command": ["code", "--install-extension", "eval.vsix"]}}]
+
+
+def test_a_config_in_a_windows_folder_is_a_windows_variant() -> None:
+    from gui_agent.task.osworld_import import is_windows_variant, task_file_name
+
+    config = _config([])
+    assert is_windows_variant("OSWorld/evaluation_examples/examples/Windows/multi_apps/x.json", config)
+    assert not is_windows_variant("OSWorld/evaluation_examples/examples/multi_apps/x.json", config)
+    assert task_file_name(config, "examples/Windows/multi_apps/plumbing.json") == "multi_apps-plumbing-win.yaml"
+
+
+def test_an_empty_evaluator_function_is_a_config_error_naming_it() -> None:
+    from gui_agent.errors import OsworldConfigError
+
+    config = _config([])
+    config["evaluator"] = {"func": "", "result": {}, "expected": {}}
+    with pytest.raises(OsworldConfigError, match="evaluator.func: empty"):
+        convert_osworld(config)
