@@ -34,6 +34,9 @@ class Observation:
         windows: titles of all top-level windows (desktop environments).
         dom: flattened visible DOM elements, when asked for (see envs.dom_snapshot).
         aria: the page's aria snapshot text, when asked for.
+        a11y_tree: the desktop's accessibility tree in OSWorld's XML form, when asked for
+            (``observe: {a11y_tree: true}``); :func:`gui_agent.envs.desktop.accessibility.linearize.linearize`
+            turns it into the table OSWorld's agents read.
         last_action_error: why the last action failed, or None if it worked.
         timings: seconds spent in this step's phases (act, settle, observe).
     """
@@ -45,6 +48,7 @@ class Observation:
     windows: list[str] | None = None
     dom: list[dict[str, Any]] | None = None
     aria: str | None = None
+    a11y_tree: str | None = None
     last_action_error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
 

@@ -79,5 +79,7 @@ def make_env(task: EnvRequest, *, headless: bool | None = None, display: str | N
             mail=spec.mail.model_dump() if spec.mail is not None else None,
             task_dir=task.task_dir,
             step_timeout_s=task.limits.step_timeout_s,
+            accessibility=spec.accessibility,
+            observe_a11y_tree=spec.observe.a11y_tree,
         )
     raise GuiAgentError(f"task {task.id}: environment kind {spec.kind!r} has no environment class yet")

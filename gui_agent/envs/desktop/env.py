@@ -25,7 +25,9 @@ Design, faults first:
   with it (parent-death signal), and X apps exit when their display goes.
 
 Observation: the whole screen as RGB (mss), the focused window's
-title and every window's title (EWMH, through python-xlib). After acting, a step waits
+title and every window's title (EWMH, through python-xlib); with ``observe_a11y_tree`` also
+the apps' element tree in OSWorld's XML form (:mod:`gui_agent.envs.desktop.accessibility`),
+read after the screen settled, within the step's deadline. After acting, a step waits
 ``settle_s``, then until the screen has not changed and the apps have not used CPU
 (:mod:`gui_agent.envs.desktop.app_activity`) for ``settle_quiet_s``, at most ``settle_max_s``:
 apps handle input and repaint some time after the X server delivered it (LibreOffice
@@ -56,6 +58,7 @@ from gui_agent.actions import (
     off_screen_error,
 )
 from gui_agent.envs.base import Env, Observation, StepResult
+from gui_agent.envs.desktop.accessibility.reader import Scope
 from gui_agent.envs.desktop.app_activity import cpu_time_ns
 from gui_agent.envs.desktop.paths import home_relative, strip_home
 from gui_agent.envs.desktop.session import DesktopSession
@@ -79,6 +82,8 @@ DEFAULT_SETTLE_QUIET_S = 0.15
 #: Default longest wait for the screen and the apps to settle after an action; an app
 #: busier than that is observed busy (a state the agent can see and wait out).
 DEFAULT_SETTLE_MAX_S = 2.0
+#: Longest read of the accessibility tree (an observation's, or a check's).
+A11Y_TIMEOUT_S = 5.0
 #: Extra seconds a setup step may take beyond its own timeout before it counts as a hang.
 _STEP_MARGIN_S = 10.0
 
@@ -99,6 +104,11 @@ class DesktopEnv(Env):
         settle_s / settle_quiet_s / settle_max_s: see the module docstring;
             ``settle_quiet_s=0`` observes right after ``settle_s`` (raw act + screenshot).
         start_timeout_s: deadline for Xvfb and the window manager to start.
+        accessibility: start the accessibility bus and the apps with accessibility on,
+            so :meth:`accessibility_tree` can read their trees (checks that read the tree
+            need it). Off, nothing of it runs.
+        observe_a11y_tree: put the tree in every observation (``Observation.a11y_tree``);
+            implies ``accessibility``.
 
     Example:
         >>> with DesktopEnv(screen=(1280, 800), apps=("calc",)) as env:
@@ -119,6 +129,8 @@ class DesktopEnv(Env):
         settle_quiet_s: float = DEFAULT_SETTLE_QUIET_S,
         settle_max_s: float = DEFAULT_SETTLE_MAX_S,
         start_timeout_s: float = 30.0,
+        accessibility: bool = False,
+        observe_a11y_tree: bool = False,
     ) -> None:
         width, height = screen
         for name, value in (("width", width), ("height", height)):
@@ -140,6 +152,8 @@ class DesktopEnv(Env):
         self.settle_quiet_s = float(settle_quiet_s)
         self.settle_max_s = float(settle_max_s)
         self.start_timeout_s = float(start_timeout_s)
+        self.observe_a11y_tree = bool(observe_a11y_tree)
+        self.accessibility = bool(accessibility) or self.observe_a11y_tree
         self._session: DesktopSession | None = None
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._failure: EnvError | None = None
@@ -234,6 +248,27 @@ class DesktopEnv(Env):
             read = lambda path: path.read_text(errors="replace") if path.exists() else ""  # noqa: E731
             return subprocess.CompletedProcess(list(argv), proc.returncode() or 0, read(out), read(err))
 
+    def accessibility_tree(self, *, scope: Scope = "screen", complete: bool = True,
+                           timeout_s: float = A11Y_TIMEOUT_S) -> str:
+        """The apps' element tree now, in OSWorld's XML form (what its ``accessibility_tree``
+        getter returns): every app (``scope="screen"``) or the focused window's.
+
+        ``complete=True`` (the default here, for checks) reads every element, shown or
+        not, as OSWorld does; ``False`` only what is on the screen (what observations hold).
+
+        Raises:
+            RuntimeError: no episode runs, or the environment was made without ``accessibility``.
+            EnvHungError: an app did not answer within ``timeout_s`` (the desktop is then
+                stopped, as for any hang).
+        """
+        self._require_session()
+        session = self._session
+        assert session is not None
+        if not self.accessibility:
+            raise RuntimeError("this desktop runs without accessibility: make it with accessibility=True")
+        return self._call(lambda: session.accessibility_tree(scope=scope, complete=complete, timeout_s=timeout_s),
+                          timeout_s=timeout_s + _STEP_MARGIN_S, what="reading the accessibility tree")
+
     def mail_messages(self) -> list[EmailMessage]:
         return [r.message for r in self.received_mail()]
 
@@ -272,7 +307,7 @@ class DesktopEnv(Env):
         self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"gui-agent-desktop-{id(self):x}")
         session = DesktopSession(
             width=self.screen[0], height=self.screen[1], apps=self.apps, window_manager=self.window_manager,
-            mail=self.mail, start_timeout_s=self.start_timeout_s,
+            mail=self.mail, start_timeout_s=self.start_timeout_s, accessibility=self.accessibility,
         )
         self._session = session
         self._call(session.start, timeout_s=self.start_timeout_s * 2 + self.step_timeout_s, what="starting the desktop")
@@ -338,9 +373,9 @@ class DesktopEnv(Env):
                 )
             t2 = time.perf_counter()
             session.check_alive()
-            obs = self._observation(session, pixels, failure)
+            obs = self._observation(session, pixels, failure, deadline=deadline)
             t3 = time.perf_counter()
-            obs.timings = {"act_s": t1 - t0, "settle_s": t2 - t1, "observe_s": t3 - t2}
+            obs.timings = {"act_s": t1 - t0, "settle_s": t2 - t1, "observe_s": t3 - t2, **obs.timings}
             return obs
 
         obs = self._call(work, timeout_s=timeout, what=f"step {action_to_text(action)}")
@@ -363,8 +398,8 @@ class DesktopEnv(Env):
             t0 = time.perf_counter()
             assert session.capture is not None
             session.check_alive()
-            obs = self._observation(session, session.capture.grab(), None)
-            obs.timings = {"act_s": 0.0, "settle_s": 0.0, "observe_s": time.perf_counter() - t0}
+            obs = self._observation(session, session.capture.grab(), None, deadline=t0 + 0.8 * self.step_timeout_s)
+            obs.timings = {"act_s": 0.0, "settle_s": 0.0, "observe_s": time.perf_counter() - t0, **obs.timings}
             return obs
 
         return self._call(work, what="observing the screen")
@@ -375,16 +410,23 @@ class DesktopEnv(Env):
         self._teardown(orderly=True)
 
     # ================================================================== internals
-    def _observation(self, session: DesktopSession, pixels: Any, error: str | None) -> Observation:
+    def _observation(self, session: DesktopSession, pixels: Any, error: str | None, *, deadline: float) -> Observation:
         assert session.windows is not None
         active = session.windows.active()
-        return Observation(
+        obs = Observation(
             screenshot=pixels,
             instruction=self._instruction,
             window_title=active.title if active is not None else None,
             windows=[w.title for w in session.windows.windows()],
             last_action_error=error,
         )
+        if self.observe_a11y_tree:
+            t0 = time.perf_counter()
+            # What is left of the step's deadline, at least a second: a late tree is a hang.
+            limit = max(1.0, min(A11Y_TIMEOUT_S, deadline - time.monotonic()))
+            obs.a11y_tree = session.accessibility_tree(scope="screen", complete=False, timeout_s=limit)
+            obs.timings = {"a11y_s": time.perf_counter() - t0}
+        return obs
 
     def _check_in_screen(self, action: Action) -> str | None:
         return off_screen_error(action, *self.screen)

@@ -11,7 +11,10 @@ SMTP server), then removes its folder. The folder::
 
 Apps get a clean environment pointing into the folder: ``HOME``, the XDG folders,
 ``TMPDIR``, no D-Bus session bus and no accessibility bus (either would start daemons
-outside our process groups).
+outside our process groups). With ``accessibility=True`` the session starts a private bus
+and the AT-SPI registry of its own (:mod:`gui_agent.envs.desktop.accessibility.bus`,
+stopped after the apps), and the apps start with their accessibility on, so
+:meth:`DesktopSession.accessibility_tree` can read their element trees.
 
 Not thread-safe: the desktop environment calls it from its one worker thread, except
 :meth:`kill` and :meth:`stop`, which are safe from any thread.
@@ -26,6 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gui_agent.envs.desktop.accessibility.bus import AccessibilityBus, accessibility_environment
+from gui_agent.envs.desktop.accessibility.osworld_xml import to_xml
+from gui_agent.envs.desktop.accessibility.reader import Scope, TreeReader
 from gui_agent.envs.desktop.apps.catalogue import APPS, AppContext, AppSpec, get_app
 from gui_agent.envs.desktop.mail_server import SmtpServer
 from gui_agent.envs.desktop.paths import strip_home
@@ -35,6 +41,7 @@ from gui_agent.envs.desktop.x11_windows import X11Windows
 from gui_agent.envs.desktop.xdotool_input import XdotoolInput
 from gui_agent.envs.desktop.xvfb import XvfbDisplay
 from gui_agent.envs.loopback import free_loopback_port
+from gui_agent.envs.procfs import with_descendants
 from gui_agent.envs.owned_process import OwnedProcess, describe_exit, make_private_dir, sweep_stale_private_dirs
 from gui_agent.errors import EnvDiedError, EnvError
 
@@ -80,6 +87,7 @@ class DesktopSession:
         mail: the user's mail identity (``{"address": ..., "name": ...}``) or None for
             no mail server.
         start_timeout_s: limit for Xvfb and the window manager to come up.
+        accessibility: start the accessibility bus and launch apps with accessibility on.
     """
 
     def __init__(
@@ -91,6 +99,7 @@ class DesktopSession:
         window_manager: str = "openbox",
         mail: dict[str, str] | None = None,
         start_timeout_s: float = 30.0,
+        accessibility: bool = False,
     ) -> None:
         self.width = width
         self.height = height
@@ -109,6 +118,9 @@ class DesktopSession:
         self.env: dict[str, str] = {}
         self.mail_state: dict[str, Any] = {}  # for the mail client's set-up (inbox, ports)
         self.app_ports: dict[str, int] = {}  # app name -> its reserved control port
+        self.accessibility = accessibility
+        self.a11y_bus: AccessibilityBus | None = None
+        self._a11y_reader: TreeReader | None = None
 
     # ------------------------------------------------------------------ folders
     @property
@@ -155,6 +167,8 @@ class DesktopSession:
         )
         display = self.xvfb.start()
         self.env = self._app_environment(display)
+        if self.accessibility:
+            self._start_accessibility()
         self.windows = X11Windows(display)
         self.wm = start_window_manager(
             self.window_manager, display=display, env=self.env, config_dir=self.private / "wm",
@@ -203,6 +217,29 @@ class DesktopSession:
         )
         return env
 
+    def _start_accessibility(self) -> None:
+        """Start the accessibility bus and turn the apps' accessibility on."""
+        self.a11y_bus = AccessibilityBus(self.private, env=self.env, timeout_s=self.start_timeout_s)
+        self.a11y_bus.start()
+        self.env.pop("NO_AT_BRIDGE", None)
+        self.env.update(accessibility_environment(self.a11y_bus.address))
+
+    def accessibility_tree(self, *, scope: Scope = "screen", complete: bool = False, timeout_s: float = 5.0) -> str:
+        """The apps' element tree in OSWorld's XML form (see
+        :mod:`gui_agent.envs.desktop.accessibility`).
+
+        Raises:
+            RuntimeError: the session was started without accessibility.
+            EnvHungError: an app did not answer within ``timeout_s``.
+            EnvDiedError: the accessibility bus died.
+        """
+        if self.a11y_bus is None:
+            raise RuntimeError("this desktop runs without accessibility (start it with accessibility on)")
+        self.a11y_bus.check_alive()
+        if self._a11y_reader is None:
+            self._a11y_reader = TreeReader(self.a11y_bus.address, screen=(self.width, self.height))
+        return to_xml(self._a11y_reader.read(scope=scope, complete=complete, timeout_s=timeout_s))
+
     def _app_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = {}
         if self.mail_settings is not None:
@@ -237,6 +274,8 @@ class DesktopSession:
             if self.xvfb.wait(0.5):  # it went with its display: name the cause (see below)
                 raise EnvDiedError(f"the X server (Xvfb) died ({self.xvfb.exit_description()})")
             raise EnvDiedError(f"the window manager died ({describe_exit(self.wm.returncode())}): {self.wm.log_tail()}")
+        if self.a11y_bus is not None:
+            self.a11y_bus.check_alive()
         for app in self.launched:
             code = app.process.returncode()
             if code is not None and code != 0:
@@ -250,8 +289,10 @@ class DesktopSession:
                 raise EnvDiedError(f"{app.label} crashed ({describe_exit(code)})" + (f"; its output ends with: {tail}" if tail else ""))
 
     def app_pids(self) -> list[int]:
-        """Live PIDs of the apps' sessions (not Xvfb, the window manager or xdotool)."""
-        return [pid for app in self.launched for pid in app.process.members()]
+        """Live PIDs of the apps' sessions and what they started (not Xvfb, the window
+        manager or xdotool): an app whose launcher starts its parts in sessions of their own
+        (VS Code's server and window) counts whole when a step waits for it to go idle."""
+        return with_descendants(pid for app in self.launched for pid in app.process.members())
 
     def is_frozen(self) -> bool:
         """True if Xvfb is stopped by a signal (everything drawing waits on it)."""
@@ -267,6 +308,8 @@ class DesktopSession:
             found.append(self.xvfb.pid)
         if self.input is not None and self.input.pid is not None:
             found.append(self.input.pid)
+        if self.a11y_bus is not None:
+            found += self.a11y_bus.pids()
         return sorted(set(found))
 
     def kill(self) -> None:
@@ -275,11 +318,14 @@ class DesktopSession:
             app.process.kill()
         if self.wm is not None:
             self.wm.kill()
+        if self.a11y_bus is not None:
+            self.a11y_bus.kill()
         if self.xvfb is not None:
             self.xvfb.kill()
 
     def stop(self, *, close_clients: bool = True) -> None:
-        """Stop everything (apps, window manager, input, Xvfb, SMTP) and remove the folder.
+        """Stop everything (apps, accessibility bus, window manager, input, Xvfb, SMTP) and
+        remove the folder.
 
         ``close_clients=False`` leaves our own X connections (screen capture, window
         queries) to the garbage collector: after a hang the worker thread may still be
@@ -291,6 +337,11 @@ class DesktopSession:
             _remove_app_leftovers(self.home, self.app_specs.values())
         if self.input is not None:
             self.input.stop()
+        if self._a11y_reader is not None and close_clients:
+            self._a11y_reader.close()
+        self._a11y_reader = None
+        if self.a11y_bus is not None:
+            self.a11y_bus.stop()
         if close_clients:
             if self.capture is not None:
                 self.capture.close()

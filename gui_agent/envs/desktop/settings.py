@@ -31,12 +31,24 @@ class MailSettings(StrictModel):
     name: NonBlank = "Alex Doe"
 
 
+class DesktopObserve(StrictModel):
+    """Optional extra observations besides the screenshot and window titles.
+
+    ``a11y_tree``: the apps' accessibility tree in OSWorld's XML form in every observation
+    (it starts the accessibility bus; a step costs the time to read it).
+    """
+
+    a11y_tree: bool = False
+
+
 class DesktopEnvironment(StrictModel):
     """A virtual X desktop (Xvfb + a window manager) with real apps, driven through XTEST.
 
     ``apps`` are the apps the task uses (checked installed and prepared when the
     environment starts; setup steps launch them). ``window_manager: none`` runs apps
-    without one (no window titles from EWMH, no focus handling).
+    without one (no window titles from EWMH, no focus handling). ``accessibility``
+    starts the accessibility bus and the apps with accessibility on, for checks that read
+    their element trees; ``observe: {a11y_tree: true}`` implies it.
     """
 
     kind: Literal["desktop"]
@@ -44,6 +56,8 @@ class DesktopEnvironment(StrictModel):
     apps: list[DesktopApp] = Field(default_factory=list)
     window_manager: Literal["openbox", "none"] = "openbox"
     mail: MailSettings | None = None
+    accessibility: bool = False
+    observe: DesktopObserve = Field(default_factory=DesktopObserve)
 
     @property
     def generates_instruction(self) -> bool:
