@@ -10,6 +10,7 @@ the tests use it. Off Linux every lookup finds nothing.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +83,24 @@ def children(pid: int, *, include_zombies: bool = False) -> list[int]:
         if stat is not None and stat.ppid == pid and (include_zombies or stat.alive):
             found.append(candidate)
     return found
+
+
+def with_descendants(roots: Iterable[int]) -> list[int]:
+    """``roots`` and every live process below them (one scan of ``/proc``): the helpers an
+    app starts in sessions of their own (a launcher's server and browser) included."""
+    parents: dict[int, list[int]] = {}
+    for candidate in all_pids():
+        stat = read_stat(candidate)
+        if stat is not None and stat.alive:
+            parents.setdefault(stat.ppid, []).append(candidate)
+    found: set[int] = set()
+    stack = list(roots)
+    while stack:
+        pid = stack.pop()
+        if pid not in found:
+            found.add(pid)
+            stack.extend(parents.get(pid, ()))
+    return sorted(found)
 
 
 def session_members(sid: int) -> list[int]:
