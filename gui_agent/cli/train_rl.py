@@ -82,7 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rewards.add_argument("--judge", metavar="CKPT|hf:MODEL", help="a judge as for 'gui-agent eval --judge'")
     parser.add_argument("--checkpoint-every", type=positive_int, default=10, help="keep a numbered checkpoint every N updates (default: 10)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (notes and the summary still print)")
     parser.set_defaults(handler=handle)
 
 
@@ -183,8 +183,7 @@ class _Progress:
     def note(self, text: str) -> None:
         from rich.markup import escape
 
-        if not self.quiet:
-            self.console.print(f"[yellow]note:[/yellow] {escape(text)}", soft_wrap=True)
+        self.console.print(f"[yellow]note:[/yellow] {escape(text)}", soft_wrap=True)
 
 
 def _print_summary(console: Any, result: Any) -> None:

@@ -19,6 +19,7 @@ weights, and the run's files are brought up to date. Everything is in the output
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import queue
@@ -26,7 +27,7 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,27 @@ def _pool(options: RLOptions, spec: RolloutWorkerSpec) -> Any:
     from gui_agent.workers.local_pool import LocalPool
 
     return LocalPool(spec, workers=options.workers, pin_cpus=options.pin_cpus)
+
+
+@contextlib.contextmanager
+def _ray_session(options: RLOptions) -> Iterator[None]:
+    """Join (or start) Ray in this, the main thread, for a ``--ray`` run: the pool's thread then
+    finds it initialised, and Ray's signal handling stays where Ctrl-C arrives."""
+    if not options.ray:
+        yield
+        return
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("--ray needs Ray: pip install 'gui-agent[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=options.ray_address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        yield
+    finally:
+        if started_here:
+            ray.shutdown()
 
 
 def train_rl(options: RLOptions, *, on_update: Callable[[dict[str, Any]], None] | None = None,
@@ -180,6 +202,10 @@ class Trainer:
 
     def run(self) -> RLResult:
         write_manifest(self.out, self.manifest)
+        with _ray_session(self.options):
+            return self._run()
+
+    def _run(self) -> RLResult:
         rollouts = _Rollouts(_pool(self.options, self.spec), self.scheduler)
         interrupted = False
         with Ledger(self.out / LEDGER_FILE) as self.ledger:
@@ -287,13 +313,17 @@ class Trainer:
                 self.note(f"group {group.number} ({group.task_id}) used with {len(group.rollouts)} of {self.options.group_size} "
                           f"rollouts: the rest were dropped or not back within {self.options.wait_deadline_s:g} s")
         self.ready.extend(ready)
+        waiting = {group.number for group in self.ready}
         for number in self.buffer.closed_groups():
-            self.scheduler.group_closed(number)
+            if number not in waiting:  # dropped: room for a new group now (a ready one makes room once trained on)
+                self.scheduler.group_closed(number)
 
     def _update(self) -> None:
         batch_size = self.options.groups_per_update
         groups = still_fresh(self.ready[:batch_size], self.state.version, self.options.max_lag, self.buffer.dropped,
                              scale=self.options.scale_advantages)
+        for group in self.ready[:batch_size]:
+            self.scheduler.group_closed(group.number)
         self.ready = self.ready[batch_size:]
         lags = [self.state.version - r.version for g in groups for r in g.rollouts]
         started = time.monotonic()

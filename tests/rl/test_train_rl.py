@@ -8,6 +8,7 @@ updates, published weights, checkpoints in the pixel format, the curve and the l
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from gui_agent.episode.reader import read_episode
 from gui_agent.models.pixel.checkpoint import load_checkpoint, save_checkpoint
 from gui_agent.models.pixel.policy import DEFAULT_CHECKPOINT
 from gui_agent.registry import load_policy
-from tests.evaluate.eval_helpers import finish
+from tests.evaluate.eval_helpers import finish, wait_for
 from tests.paths import MINIWOB_TASKS
 from tests.rl.rl_helpers import jsonl, start_train
 
@@ -102,3 +103,20 @@ def test_success_rises_on_a_taught_task(private_tmp: str, tmp_path: Path, kill_o
     updates = jsonl(out / "updates.jsonl")
     assert updates[-1]["suite_success"] > updates[0]["suite_success"]
     assert updates[-1]["version"] >= 4 and all(u["lag_mean"] is None or u["lag_mean"] <= 1 for u in updates)
+
+
+def test_ctrl_c_saves_the_policy_stops_everything_and_resume_continues(private_tmp: str, tmp_path: Path, kill_on_exit) -> None:
+    out = tmp_path / "rl"
+    args = [str(MINIWOB_TASKS / "click-test.yaml"), "--group-size", "3", "--groups-per-update", "1", "--out", str(out), "--quiet"]
+    proc = start_train([*args, "--updates", "1000"], private_tmp)
+    kill_on_exit.append(proc)
+    wait_for(lambda: len(jsonl(out / "updates.jsonl")) >= 2, what="two updates", proc=proc, timeout_s=180)
+    proc.send_signal(signal.SIGINT)
+    code, text = finish(proc, timeout_s=120)
+    assert code == 130 and "--resume" in text, text
+    done = load_checkpoint(out / "policy.pt").meta["rl"]["update"]
+    assert done >= 2 and done == len(jsonl(out / "updates.jsonl"))
+    proc = start_train([*args, "--updates", str(done + 1), "--resume"], private_tmp)
+    kill_on_exit.append(proc)
+    code, text = finish(proc, timeout_s=300)
+    assert code == 0 and f"finished: {done + 1} updates" in text, text
