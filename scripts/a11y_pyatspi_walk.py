@@ -8,7 +8,8 @@ spreadsheet's table, the showing cells found by scanning rows and columns from t
 left as OSWorld does). ``--prune`` leaves out elements that are not showing (and their
 subtrees), as our reader does for observations, so both walk the same tree.
 
-Prints one JSON line: ``{"times_s": [...], "elements": N}``. Standard library only
+Prints one JSON line: ``{"times_s": [...], "elements": N, "cpu_s": S}`` (S: this process's
+CPU time in all). Standard library only
 (ElementTree builds the XML), so it runs without the venv.
 
 Usage: python3 scripts/a11y_pyatspi_walk.py [--prune] [--repeat N]
@@ -122,7 +123,7 @@ def main() -> None:
                 root.append(sub)
         ET.tostring(root, encoding="unicode")
         times.append(time.perf_counter() - start)
-    print(json.dumps({"times_s": times, "elements": len(list(root.iter()))}))
+    print(json.dumps({"times_s": times, "elements": len(list(root.iter())), "cpu_s": time.process_time()}))
 
 
 if __name__ == "__main__":

@@ -55,6 +55,19 @@ def seed_range(text: str) -> list[int]:
     return seeds
 
 
+#: What ``--observe`` may add to the observations (``run`` and ``eval``).
+OBSERVATIONS = ("a11y_tree",)
+
+
+def observations(text: str) -> frozenset[str]:
+    """Extra observations, comma-separated (``a11y_tree``): each one of :data:`OBSERVATIONS`."""
+    kinds = frozenset(part.strip() for part in text.split(",") if part.strip())
+    unknown = sorted(kinds - set(OBSERVATIONS))
+    if not kinds or unknown:
+        raise argparse.ArgumentTypeError(f"expected one or more of {', '.join(OBSERVATIONS)}, got {text!r}")
+    return kinds
+
+
 #: The policies whose model may ask for safety checks to be acknowledged.
 SAFETY_CHECKED_POLICIES = ("openai-cua:",)
 

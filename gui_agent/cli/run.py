@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gui_agent.cli.arguments import acknowledging_safety_checks, positive_float, seed_range
+from gui_agent.cli.arguments import acknowledging_safety_checks, observations, positive_float, seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -65,6 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--acknowledge-safety-checks", action="store_true",
                         help="acknowledge the safety checks an openai-cua: model asks for (default: refuse them, ending the episode)")
     parser.add_argument("--max-cost", type=positive_float, metavar="USD", help="money budget per episode, in US dollars of priced model calls")
+    parser.add_argument("--observe", type=observations, default=frozenset(), metavar="KINDS",
+                        help="extra observations for the policy: a11y_tree (a desktop task's accessibility tree, "
+                             "in OSWorld's XML form, in every observation; as observe: {a11y_tree: true} in the task file)")
     parser.add_argument("--quiet", action="store_true", help="print only the final outcome line(s)")
     parser.set_defaults(handler=handle)
 
@@ -85,6 +88,10 @@ def handle(args: argparse.Namespace) -> int:
     console = Console(stderr=False, highlight=False)
     try:
         task = load_task(args.task)
+        if "a11y_tree" in args.observe:
+            if task.environment.kind != "desktop":
+                return fail(console, f"--observe a11y_tree: {args.task} is a {task.environment.kind} task; the tree is a desktop's")
+            task.environment.observe.a11y_tree = True
         if (missing := missing_inputs_message(task)) is not None:  # declared inputs not downloaded: the task is not ready
             return fail(console, missing)
         spec = acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy

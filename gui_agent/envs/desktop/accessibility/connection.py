@@ -18,8 +18,7 @@ import selectors
 import socket
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from gui_agent.envs.desktop.accessibility.wire import Reply, decode_message, encode_call, message_size
 from gui_agent.errors import EnvDiedError, EnvError, EnvHungError
@@ -32,16 +31,15 @@ _READ_SIZE = 1 << 20
 OnReply = Callable[[Reply], None]
 
 
-@dataclass(frozen=True)
-class Call:
-    """One method call: where it goes and what it asks."""
+class Call(NamedTuple):
+    """One method call: where it goes and what it asks (a tuple: a tree read makes thousands)."""
 
     destination: str
     path: str
     interface: str
     member: str
     signature: str = ""
-    args: tuple[Any, ...] = field(default=())
+    args: tuple[Any, ...] = ()
 
 
 def _socket_path(address: str) -> str:
@@ -222,10 +220,10 @@ class Pipeline:
         while self._queue or waiting or outgoing:
             queue, self._queue = self._queue, []
             room = _WINDOW - len(waiting)
-            for call, on_reply in queue[:room]:
+            for (destination, path, interface, member, signature, args), on_reply in queue[:room]:
                 serial = connection._next_serial()
-                outgoing += encode_call(serial, destination=call.destination, path=call.path, interface=call.interface,
-                                        member=call.member, signature=call.signature, args=call.args)
+                outgoing += encode_call(serial, destination=destination, path=path, interface=interface, member=member,
+                                        signature=signature, args=args)
                 waiting[serial] = on_reply
             self._queue = queue[room:] + self._queue
             for on_reply, reply in connection._exchange(outgoing, waiting, deadline):

@@ -20,6 +20,7 @@ Characters XML cannot hold are dropped, and names XML cannot use are skipped.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lxml import etree
 
@@ -49,6 +50,13 @@ def _clean(text: str) -> str:
     return _NOT_XML.sub("", text)
 
 
+@lru_cache(maxsize=1024)
+def _state_attributes(states: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    """``st:NAME="true"`` for each state set (many elements share a state set)."""
+    return tuple((f"{{{NAMESPACES['st']}}}{state}", "true") for state in atspi.state_names(states))
+
+
+@lru_cache(maxsize=4096)
 def _qualified(prefix: str, name: str) -> str | None:
     return f"{{{NAMESPACES[prefix]}}}{name}" if _NAME.match(name) else None
 
@@ -56,8 +64,7 @@ def _qualified(prefix: str, name: str) -> str | None:
 def _attributes(element: Element) -> dict[str, str]:
     """The element's XML attributes, in OSWorld's order."""
     found: dict[str, str] = {"name": _clean(element.name)}
-    for state in atspi.state_names(element.states):
-        found[f"{{{NAMESPACES['st']}}}{state}"] = "true"
+    found.update(_state_attributes(element.states))
     for key, value in element.attributes.items():
         name = _qualified("attr", key)
         if name is not None:

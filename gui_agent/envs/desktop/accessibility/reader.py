@@ -45,6 +45,7 @@ MAX_ELEMENTS = 20000
 MAX_CELLS = 4096
 
 Scope = Literal["screen", "focused_window"]
+_ON_SCREEN = 1 << atspi.STATE_VISIBLE | 1 << atspi.STATE_SHOWING  # both in the first word of a state set
 
 
 @dataclass(eq=False)
@@ -75,7 +76,7 @@ class Element:
     @property
     def on_screen(self) -> bool:
         """Visible and showing: what OSWorld gives a box (and its agents keep)."""
-        return self.has(atspi.STATE_VISIBLE) and self.has(atspi.STATE_SHOWING)
+        return bool(self.states[0] & _ON_SCREEN == _ON_SCREEN)
 
 
 @dataclass
