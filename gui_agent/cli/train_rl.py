@@ -112,7 +112,7 @@ def handle(args: argparse.Namespace) -> int:
         from gui_agent.models.rl.loop import train_rl
     except ValueError as exc:
         return fail(console, str(exc))
-    progress = _Progress(console, quiet=args.quiet, total=args.updates)
+    progress = _Progress(console, quiet=args.quiet, total=args.updates, minutes=args.time_budget)
     try:
         with progress:
             result = train_rl(options, on_update=progress.update, on_note=progress.note)
@@ -153,18 +153,21 @@ def _options(args: argparse.Namespace) -> Any:
 
 
 class _Progress:
-    """A bar over the updates: suite success (last 20 rollouts of each task), mean reward, env steps/s."""
+    """A bar over the updates (over the minutes with --time-budget): suite success (last 20
+    rollouts of each task), mean reward, env steps/s, the learner's idle share."""
 
-    def __init__(self, console: Any, *, quiet: bool, total: int) -> None:
-        self.console, self.quiet, self.total = console, quiet, total
+    def __init__(self, console: Any, *, quiet: bool, total: int, minutes: float | None = None) -> None:
+        self.console, self.quiet, self.total, self.minutes = console, quiet, total, minutes
         self.bar: Any = None
         self.task: Any = None
 
     def __enter__(self) -> _Progress:
         if not self.quiet:
-            self.bar = progress_bar(self.console, "train rl", after="{task.fields[figures]}", remaining=True)
+            label = "train rl (minutes)" if self.minutes else "train rl (updates)"
+            self.bar = progress_bar(self.console, label, after="{task.fields[figures]}", remaining=True)
             self.bar.__enter__()
-            self.task = self.bar.add_task("train rl", total=self.total, figures="starting workers...")
+            self.task = self.bar.add_task("train rl", total=self.minutes or self.total,
+                                          figures="starting workers...")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -178,7 +181,8 @@ class _Progress:
         text = (f"success {percent(row.get('suite_success'))} reward {row.get('mean_reward') if row.get('mean_reward') is not None else '-'} "
                 f"{row.get('env_steps_per_s') or 0:.1f} steps/s idle {percent(row.get('learner_idle_fraction'))}")
         if self.bar is not None:
-            self.bar.update(self.task, completed=row["update"], figures=text)
+            done = min(self.minutes, row.get("train_s", 0) / 60) if self.minutes else row["update"]
+            self.bar.update(self.task, completed=done, figures=f"update {row['update']}: {text}" if self.minutes else text)
 
     def note(self, text: str) -> None:
         from rich.markup import escape

@@ -24,6 +24,7 @@ import datetime as dt
 import json
 import queue
 import random
+import shutil
 import threading
 import time
 from collections import deque
@@ -34,10 +35,20 @@ from typing import Any
 
 import torch
 
-from gui_agent.evaluate.ledger import LEDGER_FILE, Ledger, write_manifest
+from gui_agent.evaluate.ledger import LEDGER_FILE, MANIFEST_FILE, Ledger, write_manifest
 from gui_agent.models.pixel.checkpoint import load_checkpoint
 from gui_agent.models.pixel.policy import DEFAULT_CHECKPOINT
-from gui_agent.models.rl.checkpoints import POLICY_FILE, RunState, copy_reference, retire_weights, save_policy, weights_path
+from gui_agent.models.rl.checkpoints import (
+    CHECKPOINTS_DIR,
+    POLICY_FILE,
+    REFERENCE_FILE,
+    WEIGHTS_DIR,
+    RunState,
+    copy_reference,
+    retire_weights,
+    save_policy,
+    weights_path,
+)
 from gui_agent.models.rl.groups import GroupBuffer, TrainGroup, still_fresh
 from gui_agent.models.rl.learner import PixelLearner
 from gui_agent.models.rl.options import RLOptions, new_session, resolve_tasks, run_manifest, settings
@@ -146,9 +157,27 @@ def train_rl(options: RLOptions, *, on_update: Callable[[dict[str, Any]], None] 
     _check_rewards(options)
     start = Path(options.start) if options.start else DEFAULT_CHECKPOINT
     manifest = run_manifest(options, out, settings(options, task_files, start))
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
-    trainer = Trainer(options, out, tasks, manifest, on_update=on_update, on_record=on_record, on_note=on_note)
-    return trainer.run()
+    trainer = None
+    try:
+        trainer = Trainer(options, out, tasks, manifest, on_update=on_update, on_record=on_record, on_note=on_note)
+        return trainer.run()
+    except Exception:
+        if not options.resume and (trainer is None or trainer.state.rollouts == 0):
+            _release(out, created=created)  # nothing ran: the same command may be run again as it is
+        raise
+
+
+def _release(out: Path, *, created: bool) -> None:
+    """Undo a new run that failed before any rollout came back (workers that could not start)."""
+    if created:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    for name in (MANIFEST_FILE, LEDGER_FILE, POLICY_FILE, REFERENCE_FILE, UPDATES_FILE, DISAGREEMENTS_FILE):
+        (out / name).unlink(missing_ok=True)
+    for folder in (WEIGHTS_DIR, CHECKPOINTS_DIR):
+        shutil.rmtree(out / folder, ignore_errors=True)
 
 
 def _check_rewards(options: RLOptions) -> None:
@@ -354,7 +383,7 @@ class Trainer:
             "success_rate": round(sum(bool(r.record.get("success")) for r in rollouts) / len(rollouts), 4) if rollouts else None,
             "suite_success": self.success.suite(),
             "mean_reward": round(sum(r.reward for r in rollouts) / len(rollouts), 4) if rollouts else None,
-            **figures, "learn_s": round(learn_s, 3), "wall_s": round(wall, 1),
+            **figures, "learn_s": round(learn_s, 3), "wall_s": round(wall, 1), "train_s": round(self._train_seconds(), 1),
             "env_steps_per_s": round(self.counts["env_steps"] / wall, 3) if wall > 0 else None,
             "learner_idle_fraction": round(self.idle / wall, 4) if wall > 0 else None,
             "dropped": dict(self.buffer.dropped), "broken_attempts": dict(self.state.broken_attempts),
