@@ -35,7 +35,7 @@ from typing import Any
 
 import torch
 
-from gui_agent.evaluate.ledger import LEDGER_FILE, MANIFEST_FILE, Ledger, write_manifest
+from gui_agent.evaluate.ledger import LEDGER_FILE, MANIFEST_FILE, Ledger, read_ledger, write_manifest
 from gui_agent.models.pixel.checkpoint import load_checkpoint
 from gui_agent.models.pixel.policy import DEFAULT_CHECKPOINT
 from gui_agent.models.rl.checkpoints import (
@@ -49,7 +49,7 @@ from gui_agent.models.rl.checkpoints import (
     save_policy,
     weights_path,
 )
-from gui_agent.models.rl.groups import GroupBuffer, TrainGroup, still_fresh
+from gui_agent.models.rl.groups import GroupBuffer, TrainGroup, group_of, still_fresh
 from gui_agent.models.rl.learner import PixelLearner
 from gui_agent.models.rl.options import RLOptions, new_session, resolve_tasks, run_manifest, settings
 from gui_agent.models.rl.report import UPDATES_FILE, write_report
@@ -201,12 +201,14 @@ class Trainer:
         torch.set_num_threads(options.threads)
         torch.manual_seed(options.seed)
         reference = copy_reference(Path(manifest["start"]), out)
-        if options.resume:
+        if options.resume and (out / POLICY_FILE).exists():
             loaded = load_checkpoint(out / POLICY_FILE)
             self.state = RunState.from_meta(loaded.meta)
             model, training = loaded.model, loaded.training or {}
-        else:
+        else:  # a new run, or one killed before its first save: from the start
             self.state, model, training = RunState(), load_checkpoint(reference).model, {}
+        # A run killed outright may have rollouts past its last save: never reuse their group numbers.
+        self.state.next_group = max(self.state.next_group, _next_group_in_ledger(out / LEDGER_FILE))
         self.learner = PixelLearner(model, load_checkpoint(reference).model, options.learner)
         self.learner.load_state(training)
         self.rng = random.Random(options.seed * 7919 + self.state.update)
@@ -421,6 +423,12 @@ class Trainer:
 
     def manifest_settings(self) -> dict[str, Any]:
         return {k: v for k, v in self.manifest.items() if k != "sessions"}
+
+
+def _next_group_in_ledger(path: Path) -> int:
+    """One past the highest group number in the ledger (0 without one)."""
+    groups = [group_of(record) for record in read_ledger(path).values()]
+    return max((g for g in groups if g is not None), default=-1) + 1
 
 
 def _relative(entry: dict[str, Any], out: Path) -> None:

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import torch
+
+from gui_agent.models.pixel.checkpoint import load_checkpoint, save_checkpoint
+from gui_agent.models.pixel.policy import DEFAULT_CHECKPOINT
 from tests.evaluate.eval_helpers import _as_from_a_shell, cli_env
 
 
@@ -26,3 +30,16 @@ def jsonl(path: Path) -> list[dict]:
         except json.JSONDecodeError:
             pass  # a line being written
     return rows
+
+
+def blank_kind_checkpoint(path: Path) -> Path:
+    """The shipped policy with its action-kind decision forgotten: every kind equally likely,
+    'done' a little more (on click-test it ends most episodes before clicking)."""
+    loaded = load_checkpoint(DEFAULT_CHECKPOINT)
+    head = loaded.model.kind_head[2]
+    with torch.no_grad():
+        head.weight.zero_()
+        head.bias.zero_()
+        head.bias[3] = 1.5
+    save_checkpoint(path, loaded.model, {"note": "kind head blanked for a test"})
+    return path

@@ -12,15 +12,13 @@ import signal
 from pathlib import Path
 
 import pytest
-import torch
 
 from gui_agent.episode.reader import read_episode
-from gui_agent.models.pixel.checkpoint import load_checkpoint, save_checkpoint
-from gui_agent.models.pixel.policy import DEFAULT_CHECKPOINT
+from gui_agent.models.pixel.checkpoint import load_checkpoint
 from gui_agent.registry import load_policy
 from tests.evaluate.eval_helpers import finish, wait_for
 from tests.paths import MINIWOB_TASKS
-from tests.rl.rl_helpers import jsonl, start_train
+from tests.rl.rl_helpers import blank_kind_checkpoint, jsonl, start_train
 
 pytestmark = pytest.mark.slow
 
@@ -72,23 +70,10 @@ def test_a_short_run_writes_policy_checkpoints_curve_and_ledger_and_resumes(priv
     assert code == 2 and "other settings" in text and "group_size" in text
 
 
-def _blank_kind_checkpoint(path: Path) -> Path:
-    """The shipped policy with its action-kind decision forgotten: every kind equally likely,
-    'done' a little more (on click-test it ends most episodes before clicking)."""
-    loaded = load_checkpoint(DEFAULT_CHECKPOINT)
-    head = loaded.model.kind_head[2]
-    with torch.no_grad():
-        head.weight.zero_()
-        head.bias.zero_()
-        head.bias[3] = 1.5
-    save_checkpoint(path, loaded.model, {"note": "kind head blanked for a test"})
-    return path
-
-
 def test_success_rises_on_a_taught_task(private_tmp: str, tmp_path: Path, kill_on_exit) -> None:
     """From a policy that clicks the one button only about a third of the time, a few
     updates on evaluator rewards make clicking it the rule."""
-    start = _blank_kind_checkpoint(tmp_path / "blank.pt")
+    start = blank_kind_checkpoint(tmp_path / "blank.pt")
     out = tmp_path / "rl"
     proc = start_train([str(MINIWOB_TASKS / "click-test.yaml"), "--from", str(start), "--lr", "1e-3", "--group-size", "6",
                         "--groups-per-update", "2", "--updates", "8", "--out", str(out), "--quiet"], private_tmp)
