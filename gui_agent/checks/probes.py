@@ -68,6 +68,9 @@ class DesktopProbe(Protocol):
     * ``run_command(argv, timeout_s=...)``: a :class:`subprocess.CompletedProcess` (text
       output) of ``argv`` run on the episode's desktop (its display, home and environment);
       raises :class:`subprocess.TimeoutExpired` past the deadline.
+    * ``accessibility_tree(scope=..., complete=..., timeout_s=...)``: the apps' element tree
+      in OSWorld's XML form; :class:`~gui_agent.errors.EnvError` when an app hangs,
+      RuntimeError when the desktop runs without accessibility.
     """
 
     def resolve_path(self, path: str) -> Path: ...
@@ -81,6 +84,8 @@ class DesktopProbe(Protocol):
     def app_port(self, app: str) -> int: ...
 
     def run_command(self, argv: Sequence[str], *, timeout_s: float = 30.0) -> subprocess.CompletedProcess[str]: ...
+
+    def accessibility_tree(self, *, scope: str = "screen", complete: bool = True, timeout_s: float = 5.0) -> str: ...
 
 
 __all__ = ["BrowserProbe", "DesktopProbe"]

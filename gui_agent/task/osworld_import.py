@@ -332,6 +332,8 @@ def convert_osworld(config: Any, *, config_path: str | Path | None = None) -> Co
     windows = is_windows_variant(config_path, config)
     domain = domain_of(config, config_path)
     data = _task_data(config, domain, conv.apps, windows, {"setup": setup, "evaluator": evaluator, "post_steps": post})
+    if "accessibility_tree" in _keys(evaluator):  # the checks read the apps' element tree
+        data["environment"]["accessibility"] = True
     used = set(_task_paths(data))
     inputs = [i for i in conv.inputs if i.path in used]  # a check doing a post step's work needs fewer
     data["description"] = _description(config, domain, windows, inputs, conv)

@@ -55,7 +55,6 @@ def test_calc_task_converts_completely() -> None:
 @pytest.mark.parametrize(
     ("name", "unsupported"),
     [
-        ("thunderbird-15c3b339-88f7-4a86-ab16-e71c58dcb01e.json", ["check_accessibility_tree"]),
         ("thunderbird-37b9808f-b2b4-4177-ab00-9ddfae4bad27.json", ["it runs 'timedatectl'", "it runs 'timedatectl'"]),
     ],
 )
@@ -66,9 +65,15 @@ def test_parts_without_equivalent_are_listed(name: str, unsupported: list[str]) 
     for part, needle in zip(conversion.unsupported, unsupported):
         assert needle in part
     assert "Parts with no equivalent" in (conversion.task.description or "")
-    if any("check_accessibility_tree" in u for u in conversion.unsupported):
+    if any("postconfig" not in u for u in conversion.unsupported):
         assert conversion.task.evaluator is None  # never a partial evaluator
 
+
+def test_checks_of_the_accessibility_tree_turn_the_apps_accessibility_on() -> None:
+    conversion = convert_osworld(_sample("thunderbird-15c3b339-88f7-4a86-ab16-e71c58dcb01e.json"))
+    assert conversion.complete, conversion.unsupported
+    assert conversion.task.environment.accessibility is True
+    assert "accessibility_tree" in json.dumps(conversion.task.model_dump(mode="json", by_alias=True, exclude_unset=True)["evaluator"])
 
 def test_thunderbird_steps_become_home_relative() -> None:
     task = convert_osworld(_sample("thunderbird-10a730d5-d414-4b40-b479-684bed1ae522.json")).task

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 
 from gui_agent.checks.osworld import (
-    chrome, document, files, general, image, mail, media, presentation, spreadsheet, vscode,
+    accessibility, chrome, document, files, general, image, mail, media, presentation, spreadsheet, vscode,
 )
 from gui_agent.errors import OsworldUnsupported
 from gui_agent.checks.osworld.metric import Check, Metric
@@ -39,14 +39,12 @@ def infeasible(metric: Metric) -> list[Check]:
 #: OSWorld metric name -> its conversion.
 METRICS: MappingProxyType[str, Callable[[Metric], list[Check]]] = MappingProxyType({
     **spreadsheet.METRICS, **files.METRICS, **document.METRICS, **presentation.METRICS, **mail.METRICS,
-    **general.METRICS, **chrome.METRICS, **image.METRICS, **media.METRICS, **vscode.METRICS,
+    **general.METRICS, **accessibility.METRICS, **chrome.METRICS, **image.METRICS, **media.METRICS, **vscode.METRICS,
     "infeasible": infeasible,
 })
 #: Metrics known to have no equivalent, and why (the rest: "no equivalent check").
 NO_EQUIVALENT: MappingProxyType[str, str] = MappingProxyType({
-    "check_accessibility_tree": "it reads the VM's accessibility tree, which this desktop does not export yet "
-                                "(the desktop accessibility work brings it)",
-    **document.NO_EQUIVALENT, **general.NO_EQUIVALENT, **chrome.NO_EQUIVALENT, **image.NO_EQUIVALENT, **media.NO_EQUIVALENT, **vscode.NO_EQUIVALENT,
+    **document.NO_EQUIVALENT, **general.NO_EQUIVALENT, **accessibility.NO_EQUIVALENT, **chrome.NO_EQUIVALENT, **image.NO_EQUIVALENT, **media.NO_EQUIVALENT, **vscode.NO_EQUIVALENT,
 })
 
 

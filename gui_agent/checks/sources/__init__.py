@@ -2,7 +2,7 @@
 
 Adding a source is its model and reader in the module of what it reads (``system``: the
 session, commands and files; ``chrome``: the browser's tabs and profile; ``media``: VLC;
-``code``: VS Code) and a row in that module's ``SOURCES``.
+``code``: VS Code; ``accessibility``: the apps' element tree) and a row in that module's ``SOURCES``.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from gui_agent.checks.sources import chrome, code, media, system
+from gui_agent.checks.sources import accessibility, chrome, code, media, system
 from gui_agent.checks.sources.base import SourceType
 from gui_agent.schema import SingleKey, single_key_union
 
 #: Every source, module by module.
-SOURCES: tuple[SourceType, ...] = (*system.SOURCES, *chrome.SOURCES, *media.SOURCES, *code.SOURCES)
+SOURCES: tuple[SourceType, ...] = (*system.SOURCES, *chrome.SOURCES, *media.SOURCES, *code.SOURCES, *accessibility.SOURCES)
 _BY_MODEL: Mapping[type[SingleKey], SourceType] = MappingProxyType({s.model: s for s in SOURCES})
 if TYPE_CHECKING:
     Source: TypeAlias = SingleKey
