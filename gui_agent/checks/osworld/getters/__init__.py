@@ -29,7 +29,9 @@ NO_EQUIVALENT: MappingProxyType[str, str] = MappingProxyType({
 
 #: Getters a metric's conversion reads itself (a slide's audio or picture, judged inside the
 #: presentation) -> that metric.
-READ_BY_METRICS: MappingProxyType[str, str] = MappingProxyType(dict(office.READ_BY_METRICS))
+READ_BY_METRICS: MappingProxyType[str, str] = MappingProxyType({
+    **office.READ_BY_METRICS, "accessibility_tree": "check_accessibility_tree",
+})
 
 
 def source_of(spec: Any, where: str, files: Files) -> SourceSpec:
