@@ -36,6 +36,7 @@ NOT_RUN: list[tuple[str, str, str]] = [
     ("train policy", r"", "trains on thousands of demonstrations its first example makes (hours on a CPU)"),
     ("train vlm", r"", "fine-tunes a vision-language model on demonstrations of a whole suite"),
     ("train reward", r"", "needs reward data: every episode replayed and varied nine ways (many minutes on a CPU)"),
+    ("train rl", r"train rl miniwob-pixel", "trains on the whole pixel suite (up to an hour), or needs a reward model of your own"),
     ("make-reward-data", r"make-reward-data|export reward-data", "replays and varies every episode nine ways (many minutes)"),
     ("", r"--headed|--display", "needs an X display"),
     ("", r"--push|import my-org/", "needs the Hugging Face hub"),
@@ -95,7 +96,7 @@ EXAMPLES = help_examples()
 def test_every_command_with_options_has_examples() -> None:
     commands = {command for command, _ in EXAMPLES}
     expected = {"run", "validate", "show", "record", "review", "eval", "export", "import", "import-osworld", "replay",
-                "make-reward-data", "annotate", "train policy", "train vlm", "train reward"}
+                "make-reward-data", "annotate", "train policy", "train vlm", "train reward", "train rl"}
     assert expected <= commands, f"no examples in the --help of: {sorted(expected - commands)}"
 
 
@@ -149,4 +150,4 @@ def test_each_example_that_can_run_here_runs(command: str, example: str, scratch
     assert result.returncode in (0, 1), f"`{example}` (from `gui-agent {command} --help`) exited {result.returncode}:\n{output}"
     assert "Traceback" not in output and not re.search(r"^error:", output, re.MULTILINE), f"`{example}`:\n{output}"
     if result.returncode == 1:
-        assert command in ("run", "eval", "replay") and "FAILURE" in output, f"`{example}` exited 1:\n{output}"
+        assert re.match(r"gui-agent (run|eval|replay)\b", example) and "FAILURE" in output, f"`{example}` exited 1:\n{output}"
