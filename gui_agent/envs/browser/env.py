@@ -159,6 +159,12 @@ def _decode_png(data: bytes) -> np.ndarray:
         return np.array(rgb, dtype=np.uint8)
 
 
+
+def _sounds_like_death(exc: BaseException) -> bool:
+    """Playwright's words when the browser went away under a call (closed, crashed, disconnected)."""
+    message = str(exc)
+    return "closed" in message or "crash" in message.lower() or "disconnected" in message
+
 class BrowserEnv(Env):
     """A Chromium page an agent drives with canonical actions, observed as pixels.
 
@@ -487,7 +493,9 @@ class BrowserEnv(Env):
             self._fail(EnvHungError(f"the browser did not answer within {limit:.1f} s during {what}{why}; it was killed"))
         except EnvError as exc:
             self._fail(exc)
-        except Exception:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
+            if self._chromium is not None and _sounds_like_death(exc):
+                self._chromium.wait(1.0)  # the CDP socket closes a moment before the process is reapable
             if self._browser_gone():
                 self._fail(self._death_error(what))
             raise
@@ -537,8 +545,7 @@ class BrowserEnv(Env):
         """On the loop: is this Playwright error the browser dying rather than the page refusing?"""
         if self._browser_gone():
             return True
-        message = str(exc)
-        if "closed" in message or "crash" in message.lower() or "disconnected" in message:
+        if _sounds_like_death(exc):
             # The CDP socket closes a moment before the process is reapable: give it that moment.
             if self._chromium is not None:
                 await asyncio.to_thread(self._chromium.wait, 1.0)
