@@ -15,11 +15,9 @@ from typing import Any
 
 import pytest
 
-from gui_agent.cli import main
-from gui_agent.episode.reader import read_episode
 from gui_agent.models.policies.desktop_oracle.osworld_chrome import FONT_SIZE_TINY, delete_history_of, font_size
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
-from tests.paths import FIXTURES
+from tests.task.osworld_e2e import imported, run_cli
 
 FONT_SIZE = "chrome-af630914-714e-4a24-a7bb-f9af687d3b91"
 YOUTUBE_HISTORY = "chrome-44ee5668-ecd5-4366-a6ce-c1c9b8d4e938"
@@ -46,15 +44,8 @@ WRONG: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def imported(name: str, folder: Path) -> Path:
-    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
-    return folder / f"{name}.yaml"
 
 
-def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
-    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
-    capsys.readouterr()
-    return code, read_episode(next(runs.iterdir())).meta.outcome
 
 
 @pytest.mark.slow

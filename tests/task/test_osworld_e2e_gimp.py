@@ -16,35 +16,29 @@ from typing import Any
 
 import pytest
 
-from gui_agent.cli import main
-from gui_agent.episode.reader import read_episode
 from gui_agent.models.policies.desktop_oracle import osworld_gimp
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
-from tests.paths import FIXTURES
 from tests.task.osworld_gimp_inputs import MAKERS
+from tests.task.osworld_e2e import imported, run_cli, scripted
 
 _MODULE = "py:tests.task.test_osworld_e2e_gimp"
 
 
-def _scripted(task_id: str, script: Callable[[], list[Any]], name: str) -> DesktopOraclePolicy:
-    policy = DesktopOraclePolicy({task_id: script})
-    policy.name = name  # the episode names the script it played, not the oracle
-    return policy
 
 
 def flip_vertically() -> DesktopOraclePolicy:
     """72f83cdc done wrong: Image > Transform > Flip Vertically."""
-    return _scripted(osworld_gimp.MIRROR, lambda: osworld_gimp.flip("v"), "scripted-flip-vertically")
+    return scripted(osworld_gimp.MIRROR, lambda: osworld_gimp.flip("v"), "scripted-flip-vertically")
 
 
 def brighter() -> DesktopOraclePolicy:
     """7a4deb26 done wrong: Brightness-Contrast with +40 brightness."""
-    return _scripted(osworld_gimp.DARKER, lambda: osworld_gimp.brightness(40), "scripted-brighter")
+    return scripted(osworld_gimp.DARKER, lambda: osworld_gimp.brightness(40), "scripted-brighter")
 
 
 def single_window_off() -> DesktopOraclePolicy:
     """d52d6308 done wrong: the docks become windows of their own instead of being hidden."""
-    return _scripted(osworld_gimp.HIDE_DOCKS, osworld_gimp.single_window_mode_off, "scripted-single-window-off")
+    return scripted(osworld_gimp.HIDE_DOCKS, osworld_gimp.single_window_mode_off, "scripted-single-window-off")
 
 
 def leaves(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -82,25 +76,15 @@ CASES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
 }
 
 
-def imported(name: str, folder: Path) -> Path:
-    """Import the config ``name`` into ``folder`` and make its inputs there."""
-    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
-    MAKERS[name.split("-", 1)[1]](folder / "inputs")
-    return folder / f"{name}.yaml"
 
 
-def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
-    """``gui-agent run`` of ``task_file`` with the policy ``spec``: its exit code and the episode's outcome."""
-    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
-    capsys.readouterr()
-    return code, read_episode(next(runs.iterdir())).meta.outcome
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CASES)
 def test_imported_gimp_task_passes_the_oracle_and_fails_real_wrong_work(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     wrong, saw_the_wrong_work = CASES[name]
-    task_file = imported(name, tmp_path / "tasks")
+    task_file = imported(name, tmp_path / "tasks", MAKERS[name.split("-", 1)[1]])
     code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
     assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
     code, outcome = run_cli(task_file, wrong, tmp_path / "wrong", capsys)

@@ -13,37 +13,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from gui_agent.cli import main
-from gui_agent.episode.reader import read_episode
 from gui_agent.models.policies.desktop_oracle.osworld_multi_apps import DICKINSON_NOTES, SCRIPTS, notes_document, result_column
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
-from tests.paths import FIXTURES
 from tests.task.osworld_multi_apps_inputs import MAKERS
+from tests.task.osworld_e2e import imported, run_cli, scripted
 
 NOTES = "multi_apps-51f5801c-18b3-4f25-b0c3-02f85507a078"
 ASSIGNMENT = "multi_apps-bc2b57f3-686d-4ec9-87ce-edf850b7e442"
 
 
-def _scripted(task_id: str, script: Any, name: str) -> DesktopOraclePolicy:
-    policy = DesktopOraclePolicy({task_id: script})
-    policy.name = name  # the episode names the script it played, not the oracle
-    return policy
 
 
 def wrong_notes() -> DesktopOraclePolicy:
     """51f5801c done wrong: the last slide's note left out."""
     task_id = next(t for t in SCRIPTS if t.endswith(NOTES.split("-", 1)[1]))
-    return _scripted(task_id, lambda: notes_document(DICKINSON_NOTES[:2]), "scripted-notes-missing-one")
+    return scripted(task_id, lambda: notes_document(DICKINSON_NOTES[:2]), "scripted-notes-missing-one")
 
 
 def wrong_results() -> DesktopOraclePolicy:
     """bc2b57f3 done wrong: every student marked Pass (the pass mark ignored)."""
     task_id = next(t for t in SCRIPTS if t.endswith(ASSIGNMENT.split("-", 1)[1]))
-    return _scripted(task_id, lambda: result_column(["Pass", "Pass", "Pass"]), "scripted-all-pass")
+    return scripted(task_id, lambda: result_column(["Pass", "Pass", "Pass"]), "scripted-all-pass")
 
 
 #: Imported config -> the wrong solution (a policy spec) and a text the failed check's
@@ -54,25 +47,14 @@ WRONG = {
 }
 
 
-def imported(name: str, folder: Path) -> Path:
-    """Import the config ``name`` into ``folder`` and make its inputs there."""
-    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
-    MAKERS[name.split("-", 1)[1]](folder / "inputs")
-    (task_file,) = folder.glob("*.yaml")
-    return task_file
 
 
-def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
-    """``gui-agent run`` of ``task_file`` with the policy ``spec``: its exit code and the episode's outcome."""
-    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
-    capsys.readouterr()
-    return code, read_episode(next(runs.iterdir())).meta.outcome
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(WRONG))
 def test_multi_apps_task_passes_the_oracle_and_fails_a_wrong_solution(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    task_file = imported(name, tmp_path / "tasks")
+    task_file = imported(name, tmp_path / "tasks", MAKERS[name.split("-", 1)[1]])
     code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
     assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
     wrong, seen = WRONG[name]

@@ -13,17 +13,16 @@ tests/task/osworld_os_inputs.py the way the instructions say; their originals ar
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gui_agent.cli import main
-from gui_agent.episode.reader import read_episode
 from gui_agent.models.policies.desktop_oracle.osworld_os import append_br, count_php_lines, in_terminal
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
-from tests.paths import FIXTURES
 from tests.task.osworld_os_inputs import BR, PERM, PHP, write_inputs
+from tests.task.osworld_e2e import imported, run_cli, scripted
 
 
 
@@ -43,22 +42,11 @@ def wrong_perm() -> DesktopOraclePolicy:
 
 
 def _scripted(name: str, config: str, script: Callable[[], list[Any]]) -> DesktopOraclePolicy:
-    policy = DesktopOraclePolicy({f"osworld.os.{config.split('-', 1)[1]}": script})
-    policy.name = name  # the episode names the script it played, not the oracle
-    return policy
+    return scripted(f"osworld.os.{config.split('-', 1)[1]}", script, name)
 
 
-def imported(name: str, folder: Path) -> Path:
-    """Import the config ``name`` into ``folder`` and write its inputs there."""
-    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
-    write_inputs(name, folder / "inputs")
-    return folder / f"{name}.yaml"
 
 
-def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
-    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
-    capsys.readouterr()
-    return code, read_episode(next(runs.iterdir())).meta.outcome
 
 
 def test_the_scripts_type_what_the_instructions_ask() -> None:
@@ -76,7 +64,7 @@ def test_the_scripts_type_what_the_instructions_ask() -> None:
 def test_imported_os_task_passes_the_right_command_and_fails_a_wrong_one(
     name: str, wrong: str, seen: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    task_file = imported(name, tmp_path / "tasks")
+    task_file = imported(name, tmp_path / "tasks", partial(write_inputs, name))
     code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
     assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
     code, outcome = run_cli(task_file, f"py:tests.task.test_osworld_e2e_os:{wrong}", tmp_path / "wrong", capsys)

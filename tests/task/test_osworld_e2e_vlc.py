@@ -16,13 +16,11 @@ from typing import Any
 
 import pytest
 
-from gui_agent.cli import main
-from gui_agent.episode.reader import read_episode
 from gui_agent.models.policies.desktop_oracle.osworld_vlc import MAIN_WINDOW, PREFERENCES, open_file, simple_preference
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
 from gui_agent.models.policies.desktop_oracle.script import Item, WaitForTitle, keys
-from tests.paths import FIXTURES
 from tests.task.osworld_vlc_inputs import MAKERS
+from tests.task.osworld_e2e import imported, run_cli
 
 PLAY = "59f21cfb-0120-4326-b255-a5b827b38967"
 FULLSCREEN = "8d9fd4e2-6fdb-46b0-b9b9-02f06495c62f"
@@ -65,25 +63,15 @@ SCRIPTED: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
 }
 
 
-def imported(uuid: str, folder: Path) -> Path:
-    """Import the fixture config of ``uuid`` into ``folder`` and make its inputs there."""
-    assert main(["import-osworld", str(FIXTURES / "osworld" / f"vlc-{uuid}.json"), "--out", str(folder)]) == 0
-    MAKERS[uuid](folder / "inputs")
-    return folder / f"vlc-{uuid}.yaml"
 
 
-def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
-    """``gui-agent run`` of ``task_file`` with the policy ``spec``: its exit code and the episode's outcome."""
-    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
-    capsys.readouterr()
-    return code, read_episode(next(runs.iterdir())).meta.outcome
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("uuid", list(SCRIPTED), ids=[uuid[:8] for uuid in SCRIPTED])
 def test_imported_vlc_task_passes_the_oracle_and_fails_a_wrong_solution(uuid: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     wrong, saw_the_wrong_work = SCRIPTED[uuid]
-    task_file = imported(uuid, tmp_path / "tasks")
+    task_file = imported(f"vlc-{uuid}", tmp_path / "tasks", MAKERS[uuid])
     code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
     assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
     code, outcome = run_cli(task_file, wrong, tmp_path / "wrong", capsys)

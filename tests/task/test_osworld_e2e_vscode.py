@@ -20,43 +20,37 @@ from typing import Any
 
 import pytest
 
-from gui_agent.cli import main
-from gui_agent.episode.reader import read_episode
 from gui_agent.models.policies.desktop_oracle import osworld_vscode
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
-from tests.paths import FIXTURES
 from tests.task.osworld_vscode_inputs import MAKERS
+from tests.task.osworld_e2e import imported, run_cli, scripted
 
 _MODULE = "py:tests.task.test_osworld_e2e_vscode"
 
 
-def _scripted(task_id: str, script: Callable[[], list[Any]], name: str) -> DesktopOraclePolicy:
-    policy = DesktopOraclePolicy({task_id: script})
-    policy.name = name  # the episode names the script it played, not the oracle
-    return policy
 
 
 def line_length_80() -> DesktopOraclePolicy:
     """276cc624 done wrong: the line length set to 80 in settings.json."""
-    return _scripted(osworld_vscode.LINE_LENGTH, lambda: osworld_vscode.user_settings({"editor.wordWrapColumn": 80}),
+    return scripted(osworld_vscode.LINE_LENGTH, lambda: osworld_vscode.user_settings({"editor.wordWrapColumn": 80}),
                      "scripted-line-length-80")
 
 
 def ctrl_j_in_the_editor() -> DesktopOraclePolicy:
     """930fdb3b done wrong: Ctrl+J bound while the editor (not the terminal) has the focus."""
     binding = {**osworld_vscode.CTRL_J_TO_EDITOR, "when": "editorTextFocus"}
-    return _scripted(osworld_vscode.FOCUS_EDITOR_KEY, lambda: osworld_vscode.keybindings([binding]), "scripted-ctrl-j-in-editor")
+    return scripted(osworld_vscode.FOCUS_EDITOR_KEY, lambda: osworld_vscode.keybindings([binding]), "scripted-ctrl-j-in-editor")
 
 
 def replace_once() -> DesktopOraclePolicy:
     """0ed39f63 done wrong: Replace (the first match) instead of Replace All."""
-    return _scripted(osworld_vscode.REPLACE_TEXT, lambda: osworld_vscode.replace("vscode_replace_text.txt", "text", "test", every=False),
+    return scripted(osworld_vscode.REPLACE_TEXT, lambda: osworld_vscode.replace("vscode_replace_text.txt", "text", "test", every=False),
                      "scripted-replace-once")
 
 
 def open_the_desktop_folder() -> DesktopOraclePolicy:
     """53ad5833 done wrong: the Desktop folder opened instead of the project."""
-    return _scripted(osworld_vscode.OPEN_PROJECT, lambda: osworld_vscode.open_folder("Desktop"), "scripted-open-desktop")
+    return scripted(osworld_vscode.OPEN_PROJECT, lambda: osworld_vscode.open_folder("Desktop"), "scripted-open-desktop")
 
 
 def leaves(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -98,25 +92,15 @@ CASES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
 }
 
 
-def imported(name: str, folder: Path) -> Path:
-    """Import the config ``name`` into ``folder`` and make its inputs there."""
-    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
-    MAKERS[name.split("-", 1)[1]](folder / "inputs")
-    return folder / f"{name}.yaml"
 
 
-def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
-    """``gui-agent run`` of ``task_file`` with the policy ``spec``: its exit code and the episode's outcome."""
-    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
-    capsys.readouterr()
-    return code, read_episode(next(runs.iterdir())).meta.outcome
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CASES)
 def test_imported_vscode_task_passes_the_oracle_and_fails_real_wrong_work(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     wrong, saw_the_wrong_work = CASES[name]
-    task_file = imported(name, tmp_path / "tasks")
+    task_file = imported(name, tmp_path / "tasks", MAKERS[name.split("-", 1)[1]])
     code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
     assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
     code, outcome = run_cli(task_file, wrong, tmp_path / "wrong", capsys)

@@ -1,0 +1,39 @@
+"""What the end-to-end tests of imported OSWorld tasks share: importing a sample config with
+its locally made inputs, ``gui-agent run`` of it, and a wrong scripted solution as a policy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gui_agent.cli import main
+from gui_agent.episode.reader import read_episode
+from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
+from tests.paths import FIXTURES
+
+
+def imported(name: str, folder: Path, make_inputs: Callable[[Path], None] | None = None) -> Path:
+    """Import the sample config ``name`` (``<domain>-<id>``) into ``folder``, make its inputs
+    in ``folder/inputs``, and return the task file."""
+    assert main(["import-osworld", str(FIXTURES / "osworld" / f"{name}.json"), "--out", str(folder)]) == 0
+    if make_inputs is not None:
+        make_inputs(folder / "inputs")
+    return folder / f"{name}.yaml"
+
+
+def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
+    """``gui-agent run`` of ``task_file`` with the policy ``spec``: its exit code and the episode's outcome."""
+    code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
+    capsys.readouterr()
+    return code, read_episode(next(runs.iterdir())).meta.outcome
+
+
+def scripted(task_id: str, script: Callable[[], list[Any]], name: str) -> DesktopOraclePolicy:
+    """A policy playing ``script`` on the task ``task_id`` through the desktop oracle's
+    machinery, named ``name`` in its episodes (not the oracle's name)."""
+    policy = DesktopOraclePolicy({task_id: script})
+    policy.name = name
+    return policy
