@@ -10,6 +10,8 @@ import argparse
 import math
 from collections import Counter
 
+from gui_agent.envs.observe_modes import OBSERVATIONS  # what ``--observe`` may add (``run`` and ``eval``)
+
 
 def positive_int(text: str) -> int:
     """A whole number >= 1 (counts: workers, repeats, epochs, tokens...)."""
@@ -55,8 +57,6 @@ def seed_range(text: str) -> list[int]:
     return seeds
 
 
-#: What ``--observe`` may add to the observations (``run`` and ``eval``).
-OBSERVATIONS = ("a11y_tree",)
 
 
 def observations(text: str) -> frozenset[str]:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gui_agent.cli.arguments import acknowledging_safety_checks, positive_float, positive_int, seed_range
+from gui_agent.cli.arguments import acknowledging_safety_checks, observations, positive_float, positive_int, seed_range
 from gui_agent.cli.failure import fail
 from gui_agent.cli.progress import progress_bar
 
@@ -83,6 +83,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="sample N decisions per step and act on the one the reward model scores highest (default: 1, off)")
     parser.add_argument("--reward-model", metavar="CKPT", help="reward-model checkpoint for --best-of (default: --judge when it is a checkpoint)")
     parser.add_argument("--headed", action="store_true", help="show the browsers (needs $DISPLAY)")
+    parser.add_argument("--observe", type=observations, default=frozenset(), metavar="KINDS",
+                        help="extra observations for the policy, as for gui-agent run: a11y_tree (desktop tasks' "
+                             "accessibility tree in every observation; a browser task in the suite is refused)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar, only the results")
     parser.set_defaults(handler=handle)
 
@@ -155,7 +158,7 @@ def _options(args: argparse.Namespace, out: Path, reward_model: str | None) -> E
         pin_cpus=args.pin_cpus, ray=args.ray is not None, ray_address=args.ray or None, resume=args.resume, seed=args.seed,
         same_seed=args.same_seed, seeds=args.seeds, max_attempts=args.max_attempts, on_loop=args.on_loop, max_tokens=args.max_tokens,
         max_cost_usd=args.max_cost, max_run_cost_usd=args.max_run_cost, headless=False if args.headed else None, judge=args.judge,
-        best_of=args.best_of, reward_model=reward_model,
+        best_of=args.best_of, reward_model=reward_model, observe=tuple(sorted(args.observe)),
     )
 
 
@@ -163,7 +166,8 @@ def _resume_command(args: argparse.Namespace, out: Path, reward_model: str | Non
     """The command that continues an interrupted run with the same settings."""
     return (f"  gui-agent eval {' '.join(args.suite)} --repeats {args.repeats} --policy {args.policy} --out {out} --resume"
             + (f" --judge {args.judge}" if args.judge else "")
-            + (f" --best-of {args.best_of} --reward-model {reward_model}" if args.best_of > 1 else ""))
+            + (f" --best-of {args.best_of} --reward-model {reward_model}" if args.best_of > 1 else "")
+            + (f" --observe {','.join(sorted(args.observe))}" if args.observe else ""))
 
 
 class _Progress:

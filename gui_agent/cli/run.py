@@ -77,6 +77,7 @@ def handle(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from gui_agent.envs.factory import make_env
+    from gui_agent.envs.observe_modes import apply_observe
     from gui_agent.envs.x_display import check_display
     from gui_agent.errors import GuiAgentError, PolicyTaskError
     from gui_agent.guards import Budget
@@ -88,10 +89,7 @@ def handle(args: argparse.Namespace) -> int:
     console = Console(stderr=False, highlight=False)
     try:
         task = load_task(args.task)
-        if "a11y_tree" in args.observe:
-            if task.environment.kind != "desktop":
-                return fail(console, f"--observe a11y_tree: {args.task} is a {task.environment.kind} task; the tree is a desktop's")
-            task.environment.observe.a11y_tree = True
+        apply_observe(task, args.observe, where=str(args.task))
         if (missing := missing_inputs_message(task)) is not None:  # declared inputs not downloaded: the task is not ready
             return fail(console, missing)
         spec = acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy

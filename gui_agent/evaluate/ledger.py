@@ -25,7 +25,7 @@ from gui_agent.episode.writer import write_json_atomic
 LEDGER_FILE = "ledger.jsonl"
 MANIFEST_FILE = "run.json"
 #: Manifest keys that must match for a resume (repeats may grow: new tries are added).
-RESUME_KEYS = ("policy", "seed", "same_seed", "seeds", "max_tokens", "max_cost_usd", "on_loop", "judge", "best_of", "reward_model")
+RESUME_KEYS = ("policy", "seed", "same_seed", "seeds", "max_tokens", "max_cost_usd", "on_loop", "judge", "best_of", "reward_model", "observe")
 
 
 class _Lenient(BaseModel):

@@ -63,7 +63,7 @@ class EvalOptions:
         on_loop / max_tokens / max_cost_usd / headless: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
         max_run_cost_usd: once the recorded episodes' cost reaches it, no new episode
             starts (those under way finish); ``--resume`` with a larger budget runs the rest.
-        judge / best_of / reward_model: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
+        judge / best_of / reward_model / observe: see :class:`~gui_agent.evaluate.worker.WorkerConfig`.
     """
 
     suite: list[str]
@@ -87,16 +87,19 @@ class EvalOptions:
     judge: str | None = None
     best_of: int = 1
     reward_model: str | None = None
+    observe: tuple[str, ...] = ()
 
 
 def plan(task_files: list[Path], options: EvalOptions) -> list[WorkItem]:
     """One work item per task and try, tasks in suite order."""
+    from gui_agent.envs.observe_modes import apply_observe
     from gui_agent.task import load_task
 
     items: list[WorkItem] = []
     seen: dict[str, Path] = {}
     for path in task_files:
         task = load_task(path)
+        apply_observe(task, options.observe, where=str(path))  # a kind the task cannot observe: refused before any start
         if task.id in seen:
             raise ValueError(f"task id {task.id!r} is in both {seen[task.id]} and {path}")
         seen[task.id] = path
@@ -116,7 +119,8 @@ def _manifest(options: EvalOptions, task_files: list[Path]) -> dict[str, Any]:
             "repeats": options.repeats, "seed": options.seed, "same_seed": options.same_seed, "seeds": options.seeds,
             "max_attempts": options.max_attempts, "on_loop": options.on_loop, "max_tokens": options.max_tokens,
             "max_cost_usd": options.max_cost_usd, "judge": options.judge, "best_of": options.best_of if options.best_of > 1 else None,
-            "reward_model": options.reward_model if options.best_of > 1 else None, "sessions": []}
+            "reward_model": options.reward_model if options.best_of > 1 else None,
+            "observe": sorted(options.observe) or None, "sessions": []}
 
 
 def evaluate_suite(
@@ -160,7 +164,8 @@ def evaluate_suite(
     config = WorkerConfig(policy=options.policy, out_dir=str(out.resolve()), max_attempts=options.max_attempts,
                           on_loop=options.on_loop, max_tokens=options.max_tokens, max_cost_usd=options.max_cost_usd,
                           headless=options.headless,
-                          judge=options.judge, best_of=options.best_of, reward_model=options.reward_model)
+                          judge=options.judge, best_of=options.best_of, reward_model=options.reward_model,
+                          observe=tuple(sorted(options.observe)))
     pool = _pool(options, config)
     finished = 0
     started = time.monotonic()
@@ -299,7 +304,7 @@ def report(out: Path, *, items: list[WorkItem] | None = None, k: int | None = No
     k = k or int(manifest.get("repeats", 1))
     last = (manifest.get("sessions") or [{}])[-1]
     run = {key: manifest.get(key) for key in ("suite", "policy", "repeats", "seed", "same_seed", "seeds", "max_attempts", "on_loop", "max_tokens", "max_cost_usd",
-                                              "judge", "best_of", "reward_model")}
+                                              "judge", "best_of", "reward_model", "observe")}
     run.update(workers=last.get("workers"), backend=last.get("backend"), episodes_per_s=last.get("episodes_per_s"), stopped=last.get("stopped"),
                planned=len(items) if items is not None else None, finished=len(records))
     results = summarize(records.values(), k=k, run=run)

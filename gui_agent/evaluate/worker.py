@@ -36,6 +36,8 @@ class WorkerConfig:
         judge: judge spec for tasks without an evaluator (see :mod:`gui_agent.evaluate.judging`).
         best_of: candidate decisions per step the reward model chooses among (1: off).
         reward_model: the reward-model checkpoint that chooses (``best_of`` > 1).
+        observe: extra observations (``--observe``, see :mod:`gui_agent.envs.observe_modes`),
+            set on each task after loading it: the workers read the task files themselves.
     """
 
     policy: str
@@ -48,6 +50,7 @@ class WorkerConfig:
     judge: str | None = None
     best_of: int = 1
     reward_model: str | None = None
+    observe: tuple[str, ...] = ()
 
     def build(self) -> EpisodeWorker:
         return EpisodeWorker(self)
@@ -76,6 +79,7 @@ class EpisodeWorker:
 
     def run(self, item: Any) -> dict[str, Any]:
         """Run one work item (retrying environment failures) and return its ledger record."""
+        from gui_agent.envs.observe_modes import apply_observe
         from gui_agent.errors import PolicyTaskError
         from gui_agent.guards import Budget
         from gui_agent.runner import run_with_retries
@@ -84,6 +88,7 @@ class EpisodeWorker:
         task = self._tasks.get(item.task_file)
         if task is None:
             task = self._tasks[item.task_file] = load_task(item.task_file)
+            apply_observe(task, self.config.observe, where=item.task_file)
         self.current_task = item.task_id
         out = Path(self.config.out_dir) / "episodes" / _safe(item.task_id) / f"repeat-{item.repeat:03d}"
         record: dict[str, Any] = {"key": item.key, "task_id": item.task_id, "task_file": item.task_file,
