@@ -88,14 +88,19 @@ class Click:
     Examples: click(120, 45); click(300, 200, button="right"); click(88, 14, count=2)
     """
 
-    x: int
-    y: int
+    x: int = dataclasses.field(default=0, metadata={"positional": True})
+    y: int = dataclasses.field(default=0, metadata={"positional": True})
     button: MouseButton = "left"
     count: int = 1
+    #: With a set-of-marks observation, the number of the element to click instead of a point
+    #: (``click(mark=12)``): the environment that drew the marks clicks its centre.
+    mark: int | None = dataclasses.field(default=None, metadata={"omitted_when_none": True})
     kind: ClassVar[str] = "click"
 
     def __post_init__(self) -> None:
         _check_point("click", self.x, self.y)
+        if self.mark is not None and (isinstance(self.mark, bool) or not isinstance(self.mark, int) or self.mark < 1):
+            raise ActionError(f"click: mark must be a mark's number (1 or more), got {self.mark!r}")
         if self.button not in MOUSE_BUTTONS:
             raise ActionError(f"click: button must be one of {MOUSE_BUTTONS}, got {self.button!r}")
         if isinstance(self.count, bool) or not isinstance(self.count, int) or not 1 <= self.count <= 3:
@@ -241,8 +246,12 @@ _BY_KIND: dict[str, Any] = {cls.kind: cls for cls in ACTION_TYPES}  # type: igno
 def off_screen_error(action: Action, width: int, height: int) -> str | None:
     """Why ``action`` cannot be performed on a ``width`` x ``height`` screen, or None if it can.
 
-    Environments report this as ``last_action_error`` instead of acting.
+    Environments report this as ``last_action_error`` instead of acting. A click that still
+    names a mark is one no environment resolved (only one that made marks can): it has no
+    point to click.
     """
+    if isinstance(action, Click) and action.mark is not None:
+        return f"click(mark={action.mark}): this environment's observations have no marks; click a point"
     if isinstance(action, Drag):
         points = [(action.x1, action.y1), (action.x2, action.y2)]
     elif isinstance(action, (Click, Move, Scroll)):
@@ -260,6 +269,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"kind": action.kind}
     for field in dataclasses.fields(action):
         value = getattr(action, field.name)
+        if value is None and field.metadata.get("omitted_when_none", False):
+            continue  # a click without a mark is recorded as before marks existed
         data[field.name] = list(value) if isinstance(value, tuple) else value
     return data
 
@@ -277,6 +288,9 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     if extra:
         raise ActionError(f"{kind}: unknown field(s) {sorted(extra)}; expected {sorted(fields)}")
     kwargs = {k: v for k, v in data.items() if k != "kind"}
+    unplaced = [f.name for f in dataclasses.fields(cls) if f.metadata.get("positional", False) and f.name not in kwargs]
+    if unplaced and kwargs.get("mark") is None:
+        raise ActionError(f"{kind}: missing {', '.join(unplaced)} (a point, or mark= on a set-of-marks observation)")
     if cls is Hotkey and "keys" in kwargs and isinstance(kwargs["keys"], list):
         kwargs["keys"] = tuple(kwargs["keys"])
     try:
@@ -292,11 +306,12 @@ def action_to_text(action: Action) -> str:
     if isinstance(action, Hotkey):
         parts = [json.dumps(k) for k in action.keys]
     else:
+        marked = getattr(action, "mark", None) is not None
         for field in fields:
             value = getattr(action, field.name)
-            if field.default is not dataclasses.MISSING and value == field.default:
-                continue
-            positional = field.default is dataclasses.MISSING
+            positional = field.default is dataclasses.MISSING or field.metadata.get("positional", False)
+            if marked and field.name in ("x", "y") or not positional and value == field.default:
+                continue  # a click on a mark is written click(mark=12), its point being the mark's
             text = json.dumps(value) if isinstance(value, str) else repr(value)
             parts.append(text if positional else f"{field.name}={text}")
     return f"{action.kind}({', '.join(parts)})"
@@ -315,6 +330,7 @@ _FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
     "bool": {"type": "boolean"},
     "str": {"type": "string"},
     "str | None": {"type": ["string", "null"]},
+    "int | None": {"type": ["integer", "null"]},
     "MouseButton": {"type": "string", "enum": list(MOUSE_BUTTONS)},
     "tuple[str, ...]": {"type": "array", "items": {"type": "string"}, "minItems": 1},
 }
@@ -334,7 +350,7 @@ def action_tool_schemas() -> list[dict[str, Any]]:
         required: list[str] = []
         for field in dataclasses.fields(cls):
             properties[field.name] = dict(_FIELD_SCHEMAS[str(field.type)])
-            if field.default is dataclasses.MISSING:
+            if field.default is dataclasses.MISSING or field.metadata.get("positional", False):
                 required.append(field.name)
         tools.append({
             "name": cls.kind,  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from gui_agent.actions import Action
+from gui_agent.envs.marks import Mark
 from gui_agent.episode.format import EnvInfo
 from gui_agent.errors import GuiAgentError
 
@@ -37,6 +38,9 @@ class Observation:
         a11y_tree: the desktop's accessibility tree in OSWorld's XML form, when asked for
             (``observe: {a11y_tree: true}``); :func:`gui_agent.envs.desktop.accessibility.linearize.linearize`
             turns it into the table OSWorld's agents read.
+        marks: the set-of-marks of this observation (:mod:`gui_agent.envs.marks`), made with
+            the tree: the numbered elements a policy may draw on the screenshot and name in
+            ``click(mark=N)``, which the environment resolves against this observation.
         last_action_error: why the last action failed, or None if it worked.
         timings: seconds spent in this step's phases (act, settle, observe).
     """
@@ -49,6 +53,7 @@ class Observation:
     dom: list[dict[str, Any]] | None = None
     aria: str | None = None
     a11y_tree: str | None = None
+    marks: list[Mark] | None = None
     last_action_error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
 

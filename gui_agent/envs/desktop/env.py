@@ -42,6 +42,7 @@ Use one environment from one thread at a time.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import subprocess
 import tempfile
 import time
@@ -52,6 +53,7 @@ from typing import Any, TypeVar
 
 from gui_agent.actions import (
     Action,
+    Click,
     Done,
     Wait,
     action_to_text,
@@ -59,6 +61,8 @@ from gui_agent.actions import (
 )
 from gui_agent.envs.base import Env, Observation, StepResult
 from gui_agent.envs.desktop.accessibility.reader import Scope
+from gui_agent.envs.desktop.accessibility.som import desktop_marks
+from gui_agent.envs.marks import Mark, mark_point
 from gui_agent.envs.desktop.app_activity import cpu_time_ns
 from gui_agent.envs.desktop.paths import home_relative, strip_home
 from gui_agent.envs.desktop.session import DesktopSession
@@ -157,6 +161,7 @@ class DesktopEnv(Env):
         self._session: DesktopSession | None = None
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._failure: EnvError | None = None
+        self._marks: list[Mark] | None = None
         self._episode_open = False
         self._instruction = ""
         self._done: dict[str, Any] | None = None
@@ -343,7 +348,8 @@ class DesktopEnv(Env):
         success; ``terminated`` is True after ``done``.
         """
         self._require_episode()
-        error = self._check_in_screen(action)
+        action, error = self._resolve_mark(action)
+        error = error or self._check_in_screen(action)
         timeout = self.step_timeout_s + (float(action.seconds) if isinstance(action, Wait) else 0.0)
         session = self._session
         assert session is not None
@@ -425,8 +431,20 @@ class DesktopEnv(Env):
             # What is left of the step's deadline, at least a second: a late tree is a hang.
             limit = max(1.0, min(A11Y_TIMEOUT_S, deadline - time.monotonic()))
             obs.a11y_tree = session.accessibility_tree(scope="screen", complete=False, timeout_s=limit)
+            obs.marks = desktop_marks(obs.a11y_tree, pixels)
             obs.timings = {"a11y_s": time.perf_counter() - t0}
+        self._marks = obs.marks  # what a click(mark=N) of the next step names
         return obs
+
+    def _resolve_mark(self, action: Action) -> tuple[Action, str | None]:
+        """A click on a mark as a click on the mark's centre, or why it cannot be resolved."""
+        if not isinstance(action, Click) or action.mark is None:
+            return action, None
+        try:
+            x, y = mark_point(self._marks, action.mark)
+        except KeyError as exc:
+            return action, f"click: {exc.args[0]}"
+        return dataclasses.replace(action, x=x, y=y, mark=None), None
 
     def _check_in_screen(self, action: Action) -> str | None:
         return off_screen_error(action, *self.screen)

@@ -1,0 +1,57 @@
+"""Set-of-marks on a real desktop: Chromium shows a local page with buttons, the
+observation numbers them, a ``click(mark=N)`` presses button N (the page's own script says
+which one was pressed), and a mark that does not exist is the action's error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gui_agent.actions import Click, Wait, action_from_dict, action_to_dict, action_to_text, off_screen_error
+from gui_agent.envs.desktop.env import DesktopEnv
+from gui_agent.envs.desktop.steps import LaunchArgs, LaunchStep
+from gui_agent.envs.marks import draw_marks, marks_table
+
+NAMES = ("Alpha", "Bravo", "Charlie", "Delta")
+PAGE = ("data:text/html,<title>Marks</title>"
+        + "".join(f"<button onclick=\"document.title='Pressed {n}'\" style='margin:40px;padding:12px'>{n}</button>"
+                  for n in NAMES))
+COMMAND = ["chromium", "--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+           "--force-renderer-accessibility", "--user-data-dir=chrome-profile", "--password-store=basic", PAGE]
+
+
+def test_a_click_on_a_mark_is_written_and_read_as_such() -> None:
+    assert action_to_text(Click(mark=12)) == "click(mark=12)"
+    assert action_from_dict({"kind": "click", "mark": 12}) == Click(mark=12)
+    assert "mark" not in action_to_text(Click(3, 4)) and "mark" not in action_to_dict(Click(3, 4))
+    assert "no marks" in (off_screen_error(Click(mark=3), 640, 480) or "")  # an environment without marks refuses it
+
+
+@pytest.mark.slow
+def test_a_click_on_mark_n_presses_element_n() -> None:
+    env = DesktopEnv(screen=(1280, 800), observe_a11y_tree=True, step_timeout_s=20)
+    try:
+        env.reset(options={"setup": [LaunchStep(launch=LaunchArgs(command=COMMAND, window="Marks"))]})
+        obs, *_ = env.step(Wait(1.0))
+        marks = {mark.name: mark for mark in obs.marks or [] if mark.role == "push-button"}
+        assert set(NAMES) <= set(marks), marks_table(obs.marks or [])
+        numbers = [mark.number for mark in obs.marks or []]
+        assert numbers == list(range(1, len(numbers) + 1))
+        tagged = draw_marks(obs.screenshot, obs.marks or [])
+        bravo = marks["Bravo"]
+        assert tuple(tagged[bravo.y, bravo.x + bravo.width // 2]) == (255, 0, 0)  # its box's top edge, in red
+        assert not np.array_equal(tagged, obs.screenshot)
+
+        obs, *_ = env.step(Click(mark=10_000))
+        assert obs.last_action_error and "no such mark" in obs.last_action_error
+        obs, *_ = env.step(Wait(0.3))
+        assert obs.window_title and obs.window_title.startswith("Marks")  # nothing was pressed
+
+        for name in ("Charlie", "Bravo"):
+            marks = {mark.name: mark for mark in obs.marks or [] if mark.role == "push-button"}
+            obs, *_ = env.step(Click(mark=marks[name].number))
+            assert obs.last_action_error is None
+            obs, *_ = env.step(Wait(0.5))
+            assert obs.window_title and obs.window_title.startswith(f"Pressed {name}"), obs.window_title
+    finally:
+        env.close()
