@@ -350,7 +350,7 @@ def action_tool_schemas() -> list[dict[str, Any]]:
         required: list[str] = []
         for field in dataclasses.fields(cls):
             properties[field.name] = dict(_FIELD_SCHEMAS[str(field.type)])
-            if field.default is dataclasses.MISSING or field.metadata.get("positional", False):
+            if field.default is dataclasses.MISSING:  # click's x and y may give way to a mark
                 required.append(field.name)
         tools.append({
             "name": cls.kind,  # type: ignore[attr-defined]

@@ -26,7 +26,10 @@ format          the model writes                                                
 Each format is its record in :data:`gui_agent.action_formats.FORMATS` (those that parse):
 its system prompt (the models' own for ``qwen2.5``, ``qwen3`` and ``opencua``), the tools a
 request declares (``json``), its parser and its image size. The user turn is the task, the
-previous actions and the screenshot(s), for every format.
+previous actions and the screenshot(s), for every format. ``observation=`` picks what of a
+desktop observation is sent, as OSWorld's baseline agent does: the screenshot (default),
+the accessibility tree's table instead of it or beside it, or the set-of-marks screenshot
+with its table of marks (:mod:`gui_agent.models.http.observation_modes`).
 
 For the smart_resize formats (``uitars``, ``qwen2.5``, ``opencua``) the screenshot is resized
 to its frame *before* it is sent (``min_pixels``/``max_pixels`` as the server's processor has
@@ -61,6 +64,7 @@ from gui_agent.export.sft import SftEpisode, SftOptions
 from gui_agent.policy import PolicyOutput, TaskContext
 from gui_agent.models.http.calls import ContextTooLong, UnexpectedAnswer, call_with_retries, classify_sdk_error, require_fields, within_deadline
 from gui_agent.models.http.concurrency import EndpointSlots
+from gui_agent.models.http.observation_modes import OBSERVATION_MODES, observation_mode, seen, with_text
 from gui_agent.models.http.pricing import metered_usage
 from gui_agent.models.http.settings import Endpoint, endpoint_from, parse_spec
 from gui_agent.models.spec_options import Options, number, one_of, text, whole
@@ -71,6 +75,7 @@ REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 OPTIONS: Options = {
     "format": text, "images": whole(1), "history": whole(0), "max_tokens": whole(1), "temperature": number(0),
     "reasoning_effort": one_of(*REASONING_EFFORTS), "min_pixels": whole(1), "max_pixels": whole(1),
+    "observation": observation_mode,
 }
 #: Model families that are OpenAI reasoning models (by the id's start, after any vendor
 #: prefix), and the chat models among their names that are not.
@@ -142,6 +147,9 @@ class OpenAIChatPolicy:
         reasoning_effort: sent as ``reasoning_effort`` (None: not sent, the model's default).
         min_pixels, max_pixels: the server processor's smart_resize bounds, for the formats
             that resize (None: the model's own defaults, the format's).
+        observation: what the model gets of an observation, as OSWorld's agents do
+            (:mod:`gui_agent.models.http.observation_modes`): ``screenshot`` (default),
+            ``a11y_tree``, ``screenshot+a11y_tree`` or ``som``.
         client: an ``openai.OpenAI`` client to use instead of building one.
     """
 
@@ -158,10 +166,14 @@ class OpenAIChatPolicy:
         reasoning_effort: str | None = None,
         min_pixels: int | None = None,
         max_pixels: int | None = None,
+        observation: str = "screenshot",
         client: Any = None,
     ) -> None:
         if action_format not in format_names(parses=True):
             raise ModelError(f"openai:{model}: format={action_format!r}; expected one of {', '.join(format_names(parses=True))}")
+        if observation not in OBSERVATION_MODES:
+            raise ModelError(f"openai:{model}: observation={observation!r}; expected one of {', '.join(OBSERVATION_MODES)}")
+        self.observation = observation
         self.model = model
         self.endpoint = endpoint
         self.action_format = action_format
@@ -191,10 +203,11 @@ class OpenAIChatPolicy:
     def act(self, observation: Observation) -> PolicyOutput:
         from PIL import Image
 
-        screen = Image.fromarray(observation.screenshot)
+        view = seen(observation, self.observation)
+        screen = Image.fromarray(observation.screenshot if view.screenshot is None else view.screenshot)
         episode = self._episode_for(screen.width, screen.height)
         sent = self._frame(screen)
-        messages, images = episode.prompt(sent)
+        messages, images = with_text(*episode.prompt(sent), view)
         failed = 0
         while True:
             try:
@@ -220,8 +233,10 @@ class OpenAIChatPolicy:
         thought, actions, raw = self._parse(choice.message, screen.width, screen.height)
         for action in actions:
             episode.remember(action, sent)
-        return PolicyOutput(actions=actions, thought=thought, usage=metered, raw=raw,
-                            info={"format": self.action_format, "images_sent": len(images)})
+        info: dict[str, Any] = {"format": self.action_format, "images_sent": len(images)}
+        if view.table is not None:  # what the model read beside (or instead of) the screenshot
+            info["observed"] = {"observation": self.observation, "table": view.table}
+        return PolicyOutput(actions=actions, thought=thought, usage=metered, raw=raw, info=info)
 
     # -- internals ----------------------------------------------------------------------------
     def _episode_for(self, width: int, height: int) -> SftEpisode:
@@ -307,6 +322,7 @@ def load_openai_policy(argument: str) -> OpenAIChatPolicy:
         history=options.get("history", 5), max_tokens=options.get("max_tokens"),
         temperature=options.get("temperature"), reasoning_effort=options.get("reasoning_effort"),
         min_pixels=options.get("min_pixels"), max_pixels=options.get("max_pixels"),
+        observation=options.get("observation", "screenshot"),
     )
 
 
