@@ -67,7 +67,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-cost", type=positive_float, metavar="USD", help="money budget per episode, in US dollars of priced model calls")
     parser.add_argument("--observe", type=observations, default=frozenset(), metavar="KINDS",
                         help="extra observations for the policy: a11y_tree (a desktop task's accessibility tree, "
-                             "in OSWorld's XML form, in every observation; as observe: {a11y_tree: true} in the task file)")
+                             "in OSWorld's XML form, and its numbered marks for click(mark=N), in every observation; "
+                             "as observe: {a11y_tree: true} in the task file)")
     parser.add_argument("--quiet", action="store_true", help="print only the final outcome line(s)")
     parser.set_defaults(handler=handle)
 

@@ -27,7 +27,8 @@ Design, faults first:
 Observation: the whole screen as RGB (mss), the focused window's
 title and every window's title (EWMH, through python-xlib); with ``observe_a11y_tree`` also
 the apps' element tree in OSWorld's XML form (:mod:`gui_agent.envs.desktop.accessibility`),
-read after the screen settled, within the step's deadline. After acting, a step waits
+read after the screen settled, within the step's deadline, and its numbered marks
+(:mod:`gui_agent.envs.marks`): a ``click(mark=N)`` of the next step clicks mark N's centre. After acting, a step waits
 ``settle_s``, then until the screen has not changed and the apps have not used CPU
 (:mod:`gui_agent.envs.desktop.app_activity`) for ``settle_quiet_s``, at most ``settle_max_s``:
 apps handle input and repaint some time after the X server delivered it (LibreOffice
@@ -111,7 +112,8 @@ class DesktopEnv(Env):
         accessibility: start the accessibility bus and the apps with accessibility on,
             so :meth:`accessibility_tree` can read their trees (checks that read the tree
             need it). Off, nothing of it runs.
-        observe_a11y_tree: put the tree in every observation (``Observation.a11y_tree``);
+        observe_a11y_tree: put the tree in every observation (``Observation.a11y_tree``),
+            and its set-of-marks (``Observation.marks``, which ``click(mark=N)`` names);
             implies ``accessibility``.
 
     Example:
@@ -431,8 +433,9 @@ class DesktopEnv(Env):
             # What is left of the step's deadline, at least a second: a late tree is a hang.
             limit = max(1.0, min(A11Y_TIMEOUT_S, deadline - time.monotonic()))
             obs.a11y_tree = session.accessibility_tree(scope="screen", complete=False, timeout_s=limit)
+            t1 = time.perf_counter()
             obs.marks = desktop_marks(obs.a11y_tree, pixels)
-            obs.timings = {"a11y_s": time.perf_counter() - t0}
+            obs.timings = {"a11y_s": t1 - t0, "marks_s": time.perf_counter() - t1}
         self._marks = obs.marks  # what a click(mark=N) of the next step names
         return obs
 
