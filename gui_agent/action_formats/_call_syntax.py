@@ -10,6 +10,7 @@ literal (a variable, an expression, ``**kwargs``) is refused with the raw text a
 from __future__ import annotations
 
 import ast
+import re
 import inspect
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,15 @@ class Symbol:
     """A dotted name used as an argument, e.g. ``pyautogui.easeInQuad``; never resolved."""
 
     name: str
+
+
+@dataclass(frozen=True)
+class MarkTag:
+    """A set-of-marks element named in code, ``tag_12``: OSWorld's ``som`` agent writes
+    ``pyautogui.click(tag_12)`` for the centre of mark 12. Never resolved here: the format
+    turns it into ``click(mark=12)``, which the environment that drew the marks resolves."""
+
+    number: int
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,9 @@ def _literal(node: ast.expr, raw: str) -> Any:
         if dotted is not None:
             return Symbol(dotted)
     elif isinstance(node, ast.Name):
+        tag = re.fullmatch(r"tag_([1-9][0-9]*)", node.id)
+        if tag is not None:
+            return MarkTag(int(tag.group(1)))
         raise ActionParseError(f"argument {node.id!r} is a variable; only literal values are accepted", raw)
     raise ActionParseError(f"argument {ast.unparse(node)!r} is not a literal value", raw)
 

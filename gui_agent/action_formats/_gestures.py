@@ -161,6 +161,14 @@ class GestureBuilder:
         x, y = self._at(point, "a click")
         self._emit(Click, x=x, y=y, button=button, count=count)
 
+    def click_mark(self, mark: int, *, button: str, count: int) -> None:
+        """A click on set-of-marks element ``mark``: its point is the environment's to resolve,
+        so after it the pointer position is unknown here."""
+        self._no_gesture("a click")
+        self._flush_move()
+        self._emit(Click, button=button, count=count, mark=mark)
+        self._pointer = None
+
     def scroll(self, point: Point | None, *, dx: int, dy: int) -> None:
         """Wheel clicks in canonical signs (dy > 0 down, dx > 0 right)."""
         self._no_gesture("a scroll")

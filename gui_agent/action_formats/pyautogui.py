@@ -29,7 +29,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from gui_agent.action_formats._call_syntax import Call, bind, parse_statements, signature
+from gui_agent.action_formats._call_syntax import Call, MarkTag, bind, parse_statements, signature
 from gui_agent.action_formats._gestures import GestureReader, Point, to_count
 from gui_agent.action_formats.image_size import ScreenPixels
 from gui_agent.action_formats.reply_format import ActionFormat, Reply, View
@@ -153,6 +153,8 @@ class _Reader(GestureReader):
         raise self.fail(f"{func}: unknown mouse button {value!r}; expected one of {sorted(_BUTTONS)}")
 
     def point(self, x: Any, y: Any, func: str) -> Point | None:
+        if isinstance(x, MarkTag) or isinstance(y, MarkTag):
+            raise self.fail(f"{func}: a mark (tag_N) stands alone for a point, and in a click only: pyautogui.click(tag_N)")
         if isinstance(x, (list, tuple)) and y is None:  # pyautogui accepts click((x, y))
             if len(x) != 2:
                 raise self.fail(f"{func}: a point must have two coordinates, got {x!r}")
@@ -220,6 +222,9 @@ class _Reader(GestureReader):
             if func == "click":
                 count = to_count(a["clicks"], what="click clicks", raw=self.raw)
             button = {"leftClick": "left", "rightClick": "right", "middleClick": "middle"}.get(func)
+            if isinstance(a["x"], MarkTag) and a["y"] is None:  # pyautogui.click(tag_12): OSWorld's som code
+                g.click_mark(a["x"].number, button=button or self.button(a["button"], func), count=count)
+                return
             g.click(self.point(a["x"], a["y"], func), button=button or self.button(a["button"], func), count=count)
         elif func == "moveTo":
             point = self.point(a["x"], a["y"], func)
@@ -337,7 +342,7 @@ def action_to_pyautogui(action: Action) -> str:
             pyautogui space has no answer channel).
     """
     if isinstance(action, Click):
-        at = _point_args(action.x, action.y)
+        at = f"tag_{action.mark}" if action.mark is not None else _point_args(action.x, action.y)
         if action.button == "left" and action.count == 1:
             return f"pyautogui.click({at})"
         if action.button == "left":

@@ -203,7 +203,7 @@ class OpenAIChatPolicy:
     def act(self, observation: Observation) -> PolicyOutput:
         from PIL import Image
 
-        view = seen(observation, self.observation)
+        view = seen(observation, self.observation, action_format=self.action_format)
         screen = Image.fromarray(observation.screenshot if view.screenshot is None else view.screenshot)
         episode = self._episode_for(screen.width, screen.height)
         sent = self._frame(screen)

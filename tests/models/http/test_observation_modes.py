@@ -38,8 +38,9 @@ def desktop() -> Iterator[DesktopEnv]:
         env.close()
 
 
-def _act(url: str, mode: str, obs: Observation, reply: Reply):  # type: ignore[no-untyped-def]
-    policy = load_policy(f"openai:gpt-4o-2024-08-06?base_url={url}/v1&key_env=OPENAI_API_KEY&format=json&observation={mode}")
+def _act(url: str, mode: str, obs: Observation, reply: Reply, action_format: str = "json"):  # type: ignore[no-untyped-def]
+    policy = load_policy(f"openai:gpt-4o-2024-08-06?base_url={url}/v1&key_env=OPENAI_API_KEY&format={action_format}"
+                         f"&observation={mode}")
     policy.reset(TaskContext(task_id="t/marks", instruction="Press Bravo", seed=0))
     return policy.act(obs)
 
@@ -71,26 +72,36 @@ def test_each_mode_sends_what_osworlds_agent_sends(desktop: DesktopEnv) -> None:
     assert both.actions == [Click(5, 5)]
 
 
+def _reply(action_format: str, number: int) -> Reply:
+    if action_format == "json":
+        return Reply(body=chat_completion("It is that mark.", tool_calls=[{"name": "click", "arguments": {"mark": number}}]))
+    return Reply(body=chat_completion(f"Thought: it is that mark.\nAction: pyautogui.click(tag_{number})"))
+
+
 @pytest.mark.slow
-def test_in_som_the_model_sees_tagged_marks_and_its_mark_click_presses_that_button(desktop: DesktopEnv) -> None:
+@pytest.mark.parametrize(("action_format", "button", "hint"), [("json", "Bravo", "click(mark=N)"),
+                                                               ("pyautogui", "Delta", "pyautogui.click(tag_2)")])
+def test_in_som_the_model_sees_tagged_marks_and_its_mark_click_presses_that_button(
+        desktop: DesktopEnv, action_format: str, button: str, hint: str) -> None:
     obs, *_ = desktop.step(Wait(0.5))
-    bravo = next(mark for mark in obs.marks or [] if mark.name == "Bravo")
-    reply = Reply(body=chat_completion("Bravo is mark.", tool_calls=[{"name": "click", "arguments": {"mark": bravo.number}}]))
+    bravo = next(mark for mark in obs.marks or [] if mark.name == button)
+    reply = _reply(action_format, bravo.number)
     with stand_in([reply]) as server:
-        output = _act(server.url, "som", obs, reply)
+        output = _act(server.url, "som", obs, reply, action_format)
     body = server.requests[0].body
     (image,) = _images(body)
     tagged = np.asarray(image.convert("RGB"))
     assert tuple(tagged[bravo.y, bravo.x + bravo.width // 2]) == (255, 0, 0) and not np.array_equal(tagged, obs.screenshot)
     (text,) = [t for t in _user_texts(body) if t.startswith("Given the tagged screenshot")]
-    assert f"\n{bravo.number}\tpush-button\tBravo\tBravo\n" in text and "click(mark=N)" in text
-    click = body["tools"][0]["function"]
-    assert click["name"] == "click" and "mark" in click["parameters"]["properties"]
+    assert f"\n{bravo.number}\tpush-button\t{button}\t{button}\n" in text and hint in text
+    if action_format == "json":
+        click = body["tools"][0]["function"]
+        assert click["name"] == "click" and "mark" in click["parameters"]["properties"]
     assert output.actions == [Click(mark=bravo.number)]
     obs, *_ = desktop.step(output.actions[0])
     assert obs.last_action_error is None
     obs, *_ = desktop.step(Wait(0.5))
-    assert obs.window_title and obs.window_title.startswith("Pressed Bravo"), obs.window_title
+    assert obs.window_title and obs.window_title.startswith(f"Pressed {button}"), obs.window_title
 
 
 def test_a_tree_mode_without_a_tree_is_refused_with_what_to_do() -> None:
