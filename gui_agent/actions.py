@@ -80,6 +80,14 @@ def _check_point(name: str, x: Any, y: Any) -> None:
             raise ActionError(f"{name}: {axis} must be >= 0, got {value}")
 
 
+class _NoPoint(int):
+    """The placeholder of a click's x and y when it names a mark instead (it reads as 0)."""
+
+
+#: A click's x or y left out: allowed only with a mark (``Click(mark=12)``), never ``Click()``.
+_NO_POINT = _NoPoint(0)
+
+
 @dataclass(frozen=True)
 class Click:
     """click(x, y, button="left", count=1)
@@ -88,8 +96,8 @@ class Click:
     Examples: click(120, 45); click(300, 200, button="right"); click(88, 14, count=2)
     """
 
-    x: int = dataclasses.field(default=0, metadata={"positional": True})
-    y: int = dataclasses.field(default=0, metadata={"positional": True})
+    x: int = dataclasses.field(default=_NO_POINT, metadata={"positional": True})
+    y: int = dataclasses.field(default=_NO_POINT, metadata={"positional": True})
     button: MouseButton = "left"
     count: int = 1
     #: With a set-of-marks observation, the number of the element to click instead of a point
@@ -99,6 +107,8 @@ class Click:
 
     def __post_init__(self) -> None:
         _check_point("click", self.x, self.y)
+        if self.mark is None and (self.x is _NO_POINT or self.y is _NO_POINT):
+            raise ActionError("click: give the point (x, y), or mark= on a set-of-marks observation")
         if self.mark is not None and (isinstance(self.mark, bool) or not isinstance(self.mark, int) or self.mark < 1):
             raise ActionError(f"click: mark must be a mark's number (1 or more), got {self.mark!r}")
         if self.button not in MOUSE_BUTTONS:
