@@ -57,6 +57,7 @@ from gui_agent.actions import (
     Click,
     Done,
     Wait,
+    action_to_dict,
     action_to_text,
     off_screen_error,
 )
@@ -347,10 +348,11 @@ class DesktopEnv(Env):
         """Perform one canonical action through XTEST, let the screen settle, observe.
 
         Returns ``(obs, 0.0, terminated, False, info)``: the task's evaluator decides
-        success; ``terminated`` is True after ``done``.
+        success; ``terminated`` is True after ``done``. A click on a mark clicks the mark's
+        centre in the last observation; ``info["resolved_action"]`` is that click with its point.
         """
         self._require_episode()
-        action, error = self._resolve_mark(action)
+        named, (action, error) = action, self._resolve_mark(action)
         error = error or self._check_in_screen(action)
         timeout = self.step_timeout_s + (float(action.seconds) if isinstance(action, Wait) else 0.0)
         session = self._session
@@ -388,6 +390,9 @@ class DesktopEnv(Env):
 
         obs = self._call(work, timeout_s=timeout, what=f"step {action_to_text(action)}")
         info: dict[str, Any] = {}
+        if named is not action:  # a click on a mark: the record may keep the point it clicked, and the mark
+            assert isinstance(named, Click) and isinstance(action, Click)
+            info["resolved_action"] = action_to_dict(dataclasses.replace(named, x=action.x, y=action.y))
         terminated = isinstance(action, Done)
         if terminated:
             assert isinstance(action, Done)

@@ -49,8 +49,10 @@ def test_a_click_on_mark_n_presses_element_n() -> None:
 
         for name in ("Charlie", "Bravo"):
             marks = {mark.name: mark for mark in obs.marks or [] if mark.role == "push-button"}
-            obs, *_ = env.step(Click(mark=marks[name].number))
+            obs, _, _, _, info = env.step(Click(mark=marks[name].number))
             assert obs.last_action_error is None
+            assert info["resolved_action"] == {"kind": "click", "x": marks[name].center[0], "y": marks[name].center[1],
+                                               "button": "left", "count": 1, "mark": marks[name].number}
             obs, *_ = env.step(Wait(0.5))
             assert obs.window_title and obs.window_title.startswith(f"Pressed {name}"), obs.window_title
     finally:
