@@ -4,6 +4,9 @@ which one was pressed), and a mark that does not exist is the action's error."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -57,3 +60,62 @@ def test_a_click_on_mark_n_presses_element_n() -> None:
             assert obs.window_title and obs.window_title.startswith(f"Pressed {name}"), obs.window_title
     finally:
         env.close()
+
+
+MARK_POLICY = '''
+from gui_agent.actions import Click, Done, Wait
+from gui_agent.policy import PolicyOutput
+
+
+class MarkClicker:
+    """Clicks the mark of the button named Bravo, waits, then answers the window's title."""
+
+    name = "mark-clicker"
+
+    def reset(self, task):
+        self.turn = 0
+
+    def act(self, observation):
+        self.turn += 1
+        if self.turn == 1:
+            mark = next(m for m in observation.marks if m.role == "push-button" and m.name == "Bravo")
+            return PolicyOutput(actions=[Click(mark=mark.number)])
+        if self.turn == 2:
+            return PolicyOutput(actions=[Wait(0.5)])
+        return PolicyOutput(actions=[Done(success=True, answer=observation.window_title)])
+'''
+
+MARK_TASK = """
+id: desktop.click-a-mark
+instruction: Press Bravo.
+environment:
+  kind: desktop
+  screen: {width: 1280, height: 800}
+setup:
+  - launch: {command: COMMAND, window: Marks}
+limits: {max_steps: 5}
+"""
+
+
+@pytest.mark.slow
+def test_run_with_a_scripted_policy_that_clicks_a_mark(tmp_path: Path) -> None:
+    import json
+
+    from tests.envs.desktop.test_accessibility_cli import _cli
+    from tests.paths import REPO
+
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "markpolicy.py").write_text(MARK_POLICY)
+    page = tmp_path / "page.html"
+    page.write_text(PAGE.removeprefix("data:text/html,"))
+    task = tmp_path / "task.yaml"
+    task.write_text(MARK_TASK.replace("COMMAND", json.dumps([*COMMAND[:-1], page.as_uri()])))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(folder), str(REPO)])}
+    out = tmp_path / "out"
+    result = _cli("run", task, "--policy", "py:markpolicy:MarkClicker", "--observe", "a11y_tree", "--out", out,
+                  cwd=tmp_path, env=env)
+    assert 'done(answer="Pressed Bravo' in result.stdout, result.stdout + result.stderr
+    (steps,) = out.rglob("steps.jsonl")
+    first = json.loads(steps.read_text().splitlines()[0])
+    assert first["action"]["kind"] == "click" and first["action"]["mark"] >= 1 and "error" not in first
