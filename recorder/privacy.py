@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 DEFAULT_MASK_PATTERN = r"password|passwort|mot de passe|sign in|log ?in|keychain|1password|keepass|bitwarden"
@@ -52,6 +53,9 @@ class TitleMask:
         self._lock = threading.Lock()
         self._cached = (0.0, False)
         self._forced: set[str] = set()
+        #: More reasons to mask, asked on each call (e.g. a focused password field, from the
+        #: accessibility tree: :class:`gui_agent.recorder.desktop_targets.DesktopTargets`).
+        self.probes: list[Callable[[], bool]] = []
         self.last_title: str | None = None
 
     def force(self, reason: str, on: bool) -> None:
@@ -61,6 +65,8 @@ class TitleMask:
 
     def masked(self) -> bool:
         if self._forced:
+            return True
+        if any(probe() for probe in list(self.probes)):
             return True
         if self.regex is None:
             return False

@@ -88,6 +88,10 @@ class SessionConfig:
     #: (chord, signal, the station's button) ends such a pause: the input that would end it
     #: might land on a screen not captured meanwhile.
     idle_pause_s: float | None = None
+    #: The recorded desktop's accessibility bus (``unix:path=...``): each step gets its target
+    #: element and keys typed into a focused password field are masked
+    #: (:mod:`gui_agent.recorder.desktop_targets`). None: pixels only.
+    a11y_address: str | None = None
 
 
 class RecordingSession:
@@ -132,6 +136,7 @@ class RecordingSession:
         self.on_pause: Any = None
         self._pause_shown = False
         self.target_for: Any = None  # optional callback(Reduced) -> target dict (browser recording)
+        self.a11y: Any = None  # the DesktopTargets of a desktop recorded with its accessibility bus
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> Path:
@@ -162,6 +167,10 @@ class RecordingSession:
         )
         self._events_file = open(self.writer.path / EVENTS_FILE, "a", encoding="utf-8")
         try:
+            if cfg.a11y_address and self.target_for is None:
+                from gui_agent.recorder.desktop_targets import DesktopTargets
+
+                self.a11y = DesktopTargets(self, cfg.a11y_address, screen=(layout[0]["width"], layout[0]["height"])).attach()
             self.input.start()
             if cfg.video_fps > 0:
                 from gui_agent.recorder.video import VideoRecorder
@@ -171,6 +180,7 @@ class RecordingSession:
         except Exception as exc:
             self.input.stop()
             self.screen.stop()
+            self._close_a11y()
             # Nothing was recorded yet: leave no empty episode behind.
             self._close_events()
             self.writer.__exit__(None)
@@ -237,6 +247,7 @@ class RecordingSession:
         if final is not None and self.writer is not None:
             self.writer.add_final_frame(final.rgb())
         self._close_events()
+        self._close_a11y()
         self.mask.close()
         if self.screen.error and self.stop_reason == "screen":
             raise RecorderError(self.screen.error + "; the episode is kept up to this point")
@@ -405,6 +416,11 @@ class RecordingSession:
             if earlier:
                 return self._anchor_frames[max(earlier)]
         return self.screen.frame_before(r.t)
+
+    def _close_a11y(self) -> None:
+        if self.a11y is not None:
+            self.mask.probes.clear()
+            self.a11y.close()
 
     def _close_events(self) -> None:
         if self._events_file is not None:

@@ -181,6 +181,7 @@ class LiveDesktop:
             config = SessionConfig(
                 task=self.instruction, out_dir=self.dataset, task_id=self.task.id, display=self.display,
                 annotator=self.annotator, env_kind=self.kind, app=app, labels=labels, idle_pause_s=self.idle_pause_s,
+                a11y_address=self._a11y_address(),
             )
             with _RECORDER_START:
                 session = RecordingSession(config)
@@ -192,6 +193,15 @@ class LiveDesktop:
             self._thread.start()
             self.state = "recording"
             return path
+
+    def _a11y_address(self) -> str | None:
+        """The desktop's accessibility bus when its task asked for the tree (``observe:
+        {a11y_tree: true}``): the recording then gives each step its target element and masks
+        keys typed into password fields (:mod:`gui_agent.recorder.desktop_targets`)."""
+        if self.browser is not None:
+            return None  # a page's own script reports its targets
+        bus = getattr(getattr(self.env, "_session", None), "a11y_bus", None)
+        return bus.address if bus is not None else None
 
     def viewer_joined(self) -> None:
         """A live view connected: resume a recording that its last viewer's leaving paused.
