@@ -17,6 +17,7 @@ examples:
   gui-agent export runs/ --out exports/held-out --split train=0.8,test=0.2 --split-by task
   gui-agent export runs/ --out exports/sft --format sft --action-format pyautogui --sft-images 2
   gui-agent export runs/ --out exports/all --format steps,sft --license cc-by-4.0
+  gui-agent export recordings/ --out exports/grounding --format grounding   # (screenshot, instruction, bbox, point)
   gui-agent export recordings/ --out exports/video --video    # + screen.mp4 as datasets.Video
   gui-agent export runs/ --out exports/hub --push my-org/gui-trajectories --private
   gui-agent export annotations/ --out annotations-hf          # a station's DATASET: what reviewers accepted
@@ -29,6 +30,11 @@ formats (several may be given, comma-separated):
           VLMs) and 'episodes'
   reward  configs 'reward', 'outcomes', 'preferences': what 'gui-agent make-reward-data'
           wrote (reward.jsonl, outcomes.jsonl, preferences.jsonl)
+  grounding  config 'grounding': GUI grounding rows in ScreenSpot's field names (image,
+          instruction, bbox [x1,y1,x2,y2], point, data_type, data_source, source): one per
+          step whose target element is known (the step's instruction, or the action on
+          the element), and one per visible usable element of each keyframe whose
+          accessibility tree the recording kept (described by role and name)
 
 EPISODES are episode folders, or folders searched at any depth for them (a run's or an
 eval's --out, a folder of recordings).
@@ -67,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("episodes", nargs="+", type=Path, help="episode folders, or folders holding them (searched recursively)")
     parser.add_argument("--out", type=Path, required=True, help="output folder (new or empty; see --overwrite)")
-    parser.add_argument("--format", default="steps", help="steps, sft, reward, or several comma-separated (default: steps)")
+    parser.add_argument("--format", default="steps", help="steps, sft, reward, grounding, or several comma-separated (default: steps)")
     parser.add_argument("--split", default="train", help="splits and ratios, e.g. train=0.9,test=0.1 (default: train)")
     parser.add_argument("--split-by", choices=("episode", "task"), default="episode",
                         help="assign whole episodes, or whole tasks (held-out tasks) to splits (default: episode)")
@@ -83,6 +89,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--action-format", default="uitars", choices=format_names(sft=True),
                         help="assistant action form in sft rows (default: uitars = UI-TARS-1.5)")
     parser.add_argument("--sft-images", type=int, default=1, help="screenshots per sft row: current + previous (default: 1)")
+    parser.add_argument("--grounding-elements", type=int, default=20,
+                        help="grounding rows per keyframe from its accessibility tree: a sample, the same in every run "
+                        "(0: every element; each row embeds the screenshot) (default: 20)")
     parser.add_argument("--sft-history", type=int, default=5, help="previous actions listed in sft rows (default: 5)")
     parser.add_argument("--shard-size", type=int, default=500, help="Parquet shard size in MB (default: 500)")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier export in --out")
@@ -146,6 +155,7 @@ def _options(args: argparse.Namespace, secrets: tuple[str, ...]):  # type: ignor
         overwrite=args.overwrite,
         include_unreviewed=args.include_unreviewed,
         shard_bytes=max(1, args.shard_size) * 1024 * 1024,
+        grounding_elements=args.grounding_elements,
     )
 
 
@@ -187,6 +197,7 @@ def _command(args: argparse.Namespace) -> dict[str, object]:
         "secrets_file": str(args.secrets_file.resolve()) if args.secrets_file else None, "license": args.license,
         "name": args.name, "video": args.video, "action_format": args.action_format, "sft_images": args.sft_images,
         "sft_history": args.sft_history, "shard_size": args.shard_size, "include_unreviewed": args.include_unreviewed,
+        "grounding_elements": args.grounding_elements,
     }
 
 

@@ -24,6 +24,7 @@ from gui_agent.export.features import SCRUB_KINDS
 from gui_agent.export.layout import (
     EPISODES,
     EXPORT_FORMAT_VERSION,
+    GROUNDING,
     OUTCOMES,
     PREFERENCES,
     REWARD,
@@ -49,6 +50,11 @@ CONFIG_DESCRIPTIONS = {
     "task's evaluator accepted it (`success`, `reward`) and the screen after its last step (`final_image`)",
     PREFERENCES: "preference pairs of one task: the better (`chosen_episode_id`) and the worse "
     "(`rejected_episode_id`) executed trajectory, their rewards and why",
+    GROUNDING: "GUI grounding rows in ScreenSpot's field names: the screenshot (`image`), an `instruction` "
+    "(a step's own, or the action on its target element, for `source` = `step`; the element's role and name "
+    "for `source` = `element`, every visible usable element of the keyframe's accessibility tree), the "
+    "element's box `bbox` = [x1, y1, x2, y2] and a `point` inside it, in pixels of the image (`bbox_norm`, "
+    "`point_norm`: the same in 0..1); `data_type` is the element's role, `data_source` the environment and app",
 }
 
 JSON_COLUMNS = "`target`, `timings`, `info` (steps), `detail`, `labels`, `video_timestamps` (episodes), `detail` (reward)"
@@ -72,6 +78,9 @@ class Summary:
     scrubbed: Counter[str] = field(default_factory=Counter)
     skipped_episodes: int = 0
     sft_skipped: Counter[str] = field(default_factory=Counter)
+    #: Grounding rows by source (``step``, ``element``), and why candidates gave none.
+    grounding_rows: Counter[str] = field(default_factory=Counter)
+    grounding_skipped: Counter[str] = field(default_factory=Counter)
     reward_samples: int = 0
     videos: int = 0  # episodes exported with their screen.mp4 (--video)
     videos_left_out: int = 0  # screen.mp4 files that did not decode (their episodes exported without)
@@ -208,6 +217,10 @@ def _body(
         rows.append(("left out", f"{summary.skipped_episodes} corrupt or unfinished episode(s)"))
     if summary.sft_skipped:
         rows.append(("sft steps left out", _top(summary.sft_skipped, limit=10)))
+    if summary.grounding_rows:
+        rows.append(("grounding rows", _top(summary.grounding_rows)))
+    if summary.grounding_skipped:
+        rows.append(("grounding candidates left out", _top(summary.grounding_skipped, limit=10)))
     if summary.videos or summary.videos_left_out:
         left_out = f"; {summary.videos_left_out} undecodable left out" if summary.videos_left_out else ""
         rows.append(("screen video", f"{summary.videos} episode(s) with `video` (H.264 MP4, `datasets.Video`){left_out}"))

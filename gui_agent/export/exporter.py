@@ -31,6 +31,7 @@ from gui_agent.export.layout import (
     DATA_DIR,
     EPISODES,
     FORMAT_CONFIGS,
+    GROUNDING,
     OUTCOMES,
     PENDING_PUSH_FILE,
     PREFERENCES,
@@ -86,6 +87,9 @@ class ExportOptions:
         overwrite: replace an earlier export in the output folder.
         include_unreviewed: from a station's DATASET, export the episodes no reviewer
             decided on as well as the accepted ones (rejected ones never).
+        grounding_elements: ``element`` rows per keyframe in ``grounding`` (a sample, the
+            same in every run; 0: all). Each row embeds its screenshot, so all of a
+            spreadsheet's ~600 cells would repeat one image ~600 times.
     """
 
     formats: tuple[str, ...] = ("steps",)
@@ -102,6 +106,7 @@ class ExportOptions:
     row_group_rows: int = DEFAULT_ROW_GROUP_ROWS
     row_group_bytes: int = DEFAULT_ROW_GROUP_BYTES
     content_defined_chunking: bool = True
+    grounding_elements: int = 20
 
     def configs(self) -> list[str]:
         unknown = [f for f in self.formats if f not in FORMAT_CONFIGS]
@@ -283,6 +288,13 @@ class _Exporter:
         steps_writer = self.writers.get(STEPS, {}).get(split)
         sft_writer = self.writers.get(SFT, {}).get(split)
         sft = SftEpisode(meta, instruction, self.options.sft) if sft_writer is not None else None
+        grounding_writer = self.writers.get(GROUNDING, {}).get(split)
+        grounding = None
+        if grounding_writer is not None:
+            from gui_agent.export.grounding import GroundingEpisode
+
+            grounding = GroundingEpisode(meta, episode.path, instruction, scrubber.text,
+                                         elements=self.options.grounding_elements)
         for step in episode.steps:
             image = image_cell(_read(episode.path / step.frame_before), step.frame_before) if step.frame_before else None
             after = image_cell(_read(episode.path / step.frame_after), step.frame_after) if step.frame_after else None
@@ -293,9 +305,15 @@ class _Exporter:
                 action = action_from_row(row["action"])
                 for sft_row in sft.add(step.index, action, row["thought"], image, mistake=row["mistake"]):
                     sft_writer.add(sft_row)
+            if grounding is not None and grounding_writer is not None:
+                for grounding_row in grounding.rows(step, image):
+                    grounding_writer.add(grounding_row)
+                    self.summary.grounding_rows[grounding_row["source"]] += 1
             self.steps_done += 1
         if sft is not None:
             self.summary.sft_skipped.update(sft.skipped)
+        if grounding is not None:
+            self.summary.grounding_skipped.update(grounding.skipped)
         if EPISODES in self.writers:
             final = image_cell(_read(episode.path / episode.final_frame), episode.final_frame) if episode.final_frame else None
             video = self._video(episode) if self.options.video else None
@@ -504,7 +522,7 @@ def export_dataset(
         if not reward_mod.find_reward_files(episodes):
             raise reward_mod.no_reward_data_error(episodes)
     # Pass 1 fails on bad inputs before the output folder is touched.
-    scan = _scan_episodes(episodes, options.include_unreviewed) if any(c in configs for c in (STEPS, EPISODES, SFT)) else None
+    scan = _scan_episodes(episodes, options.include_unreviewed) if any(c in configs for c in (STEPS, EPISODES, SFT, GROUNDING)) else None
     _prepare_out(out, options.overwrite)
     exporter = _Exporter(out, options, on_progress)
     try:

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from gui_agent.actions import ACTION_TYPES
 from gui_agent.episode.format import Usage
-from gui_agent.export.layout import EPISODES, OUTCOMES, PREFERENCES, REWARD, SFT, STEPS
+from gui_agent.export.layout import EPISODES, GROUNDING, OUTCOMES, PREFERENCES, REWARD, SFT, STEPS
 
 #: Kinds of text the scrubber replaces; each is a count column of the ``episodes`` config.
 SCRUB_KINDS: tuple[str, ...] = ("email", "phone", "card", "secret")
@@ -217,4 +217,8 @@ def config_features(config: str, *, video: bool = False) -> Features:
         return outcome_features()
     if config == PREFERENCES:
         return preference_features()
+    if config == GROUNDING:
+        from gui_agent.export.grounding import grounding_features
+
+        return grounding_features()
     raise ValueError(f"unknown config {config!r}")

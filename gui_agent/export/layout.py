@@ -7,7 +7,7 @@
       data/<config>/<split>-00000-of-00003.parquet  Parquet shards, images embedded
 
 Each *config* is one table (``steps``, ``episodes``, ``sft``, ``reward``, ``outcomes``,
-``preferences``); each has the
+``preferences``, ``grounding``); each has the
 same splits. The names here are the only place paths are spelled; the writer, the card,
 the importer and the pusher all use them.
 """
@@ -36,12 +36,14 @@ SFT = "sft"
 REWARD = "reward"
 OUTCOMES = "outcomes"
 PREFERENCES = "preferences"
+GROUNDING = "grounding"
 
 #: What each ``--format`` writes, in card order; the first config is the default one.
 FORMAT_CONFIGS: dict[str, tuple[str, ...]] = {
     "steps": (STEPS, EPISODES),
     "sft": (SFT, EPISODES),
     "reward": (REWARD, OUTCOMES, PREFERENCES),
+    "grounding": (GROUNDING,),
 }
 
 #: Split names the hub accepts (datasets' ``_split_re``).
