@@ -10,8 +10,8 @@ accessibility bus (a :class:`~gui_agent.envs.desktop.session.DesktopSession` sta
 * **Targets.** A worker thread reads the whole screen's tree every ``interval_s`` and keeps
   the last few reads with the recording-clock time each read started. A step's target is
   the element under its point (:func:`~gui_agent.envs.desktop.accessibility.locate.element_at`)
-  in the newest tree read before the action began, so the tree shows the screen the person
-  acted on, like the keyframe; a typing step's target is the focused element. The target
+  in the newest tree whose read ended before the action began, so the tree shows the screen
+  the person acted on, like the keyframe; a typing step's target is the focused element. The target
   gives role, name, states, the box on the screen, the app and the window, never the
   element's text (a field's value stays out). The tree itself is written beside the step
   (``a11y/NNNNNN.xml.gz``, named by ``info.a11y_tree``) for the grounding export.
@@ -121,7 +121,8 @@ class DesktopTargets:
         self._focus_reader = TreeReader(address, screen=screen)
         self._read_lock = threading.Lock()
         self._focus_lock = threading.Lock()
-        self._trees: collections.deque[tuple[float, etree._Element]] = collections.deque(maxlen=16)
+        #: (read started, read ended, tree) on the recording's clock, oldest first.
+        self._trees: collections.deque[tuple[float, float, etree._Element]] = collections.deque(maxlen=16)
         self._focus_cache = (-1.0, False)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -137,7 +138,7 @@ class DesktopTargets:
         return self
 
     # ------------------------------------------------------------------ reading
-    def _read(self) -> tuple[float, etree._Element] | None:
+    def _read(self) -> etree._Element | None:
         with self._read_lock:
             started = self.session.clock.now()
             try:
@@ -147,9 +148,9 @@ class DesktopTargets:
                 self._reader.close()
                 return None
             self.read_s.append(desktop.elapsed_s)
-            entry = (started, scrub(to_element(desktop)))
-            self._trees.append(entry)
-            return entry
+            root = scrub(to_element(desktop))
+            self._trees.append((started, self.session.clock.now(), root))
+            return root
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -158,15 +159,17 @@ class DesktopTargets:
             self._stop.wait(self.interval_s)
 
     def tree_before(self, t: float) -> etree._Element | None:
-        """The newest tree whose read began at or before ``t`` (not older than
-        :data:`MAX_TREE_AGE_S`); else a tree read now."""
-        for started, root in reversed(list(self._trees)):
-            if started <= t + 0.02:
-                if t - started <= MAX_TREE_AGE_S:
-                    return root
-                break
-        fresh = self._read()
-        return fresh[1] if fresh else None
+        """The screen's tree as the action at ``t`` found it: the newest read that ended
+        before ``t`` (a read takes a while: one still running at ``t`` may hold boxes of the
+        screen the action changed, as a keyframe grabbed across a click would); else the
+        newest that began before ``t``; else a tree read now. None older than
+        :data:`MAX_TREE_AGE_S`."""
+        trees = [entry for entry in self._trees if t - entry[0] <= MAX_TREE_AGE_S]
+        for rule in (lambda e: e[1] <= t, lambda e: e[0] <= t):
+            found = [entry for entry in trees if rule(entry)]
+            if found:
+                return found[-1][2]
+        return self._read()
 
     # ------------------------------------------------------------------ hooks
     def target_for(self, r: Reduced) -> dict[str, Any] | None:
