@@ -15,10 +15,12 @@ accessibility bus (a :class:`~gui_agent.envs.desktop.session.DesktopSession` sta
   gives role, name, states, the box on the screen, the app and the window, never the
   element's text (a field's value stays out). The tree itself is written beside the step
   (``a11y/NNNNNN.xml.gz``, named by ``info.a11y_tree``) for the grounding export.
-* **Password mask.** Before each printable key is recorded, :meth:`password_focused` asks
-  the focused window's tree whether the focused element is a ``password text``; while it
-  is, the session masks keys and blanks frames, as a focused password input does in the
-  browser, whatever the window's title. The answer is cached ``mask_cache_s``.
+* **Password mask.** Before each printable key is recorded (and each frame kept),
+  :meth:`password_focused` says whether the focused element is a ``password text``; while
+  it is, the session masks keys and blanks frames, as a focused password input does in the
+  browser, whatever the window's title. The worker's newest tree answers when no click or
+  focus-moving key came since its read began; else the focused window is read there and
+  then (a read costs ~0.2 s in Calc on a loaded machine, so it is not done per frame).
 
 A tree that cannot be read (an app hung, the bus gone) gives no target and is counted in
 ``errors``; it never stops the recording. The stored trees are scrubbed: no password
@@ -48,6 +50,9 @@ PASSWORD_TAG = "password-text"
 _WINDOW_TAGS = ("frame", "dialog", "window", "alert", "file-chooser")
 #: A read older than this when the action began is not the screen it acted on.
 MAX_TREE_AGE_S = 3.0
+#: The newest tree answers the password question for this long after its read began (a
+#: window that opens by itself with a password field focused is seen within it).
+FOCUS_TREE_AGE_S = 1.0
 
 
 def states_of(node: etree._Element) -> list[str]:
@@ -90,6 +95,14 @@ def focused_node(root: etree._Element) -> etree._Element | None:
     return found
 
 
+def password_focused_in(root: etree._Element) -> bool:
+    """True if a password field has the focus in an active window of the tree."""
+    for node in root.iter(PASSWORD_TAG):
+        if node.get(f"{{{_ST}}}focused") == "true" and any(up.get(f"{{{_ST}}}active") == "true" for up in node.iterancestors()):
+            return True
+    return False
+
+
 def scrub(root: etree._Element) -> etree._Element:
     """Drop the text of every password field (in place)."""
     for node in root.iter(PASSWORD_TAG):
@@ -123,6 +136,8 @@ class DesktopTargets:
         self._focus_lock = threading.Lock()
         #: (read started, read ended, tree) on the recording's clock, oldest first.
         self._trees: collections.deque[tuple[float, float, etree._Element]] = collections.deque(maxlen=16)
+        #: Whether the newest tree's active window has a focused password field, and when its read began.
+        self._latest_password: tuple[float, bool] = (-1.0, False)
         self._focus_cache = (-1.0, False)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -150,6 +165,7 @@ class DesktopTargets:
             self.read_s.append(desktop.elapsed_s)
             root = scrub(to_element(desktop))
             self._trees.append((started, self.session.clock.now(), root))
+            self._latest_password = (started, password_focused_in(root))
             return root
 
     def _run(self) -> None:
@@ -205,7 +221,17 @@ class DesktopTargets:
         return rel
 
     def password_focused(self) -> bool:
-        """True while the focused element of the focused window is a password field."""
+        """True while the focused element of the focused window is a password field.
+
+        The worker's newest tree answers when its read began after the last input that can
+        move the focus (a click, a key other than a character: :attr:`RecordingSession.last_focus_event_t`)
+        and less than :data:`FOCUS_TREE_AGE_S` ago; else the focused window is read now
+        (cached ``mask_cache_s``), so a click into a password field masks the very next key.
+        """
+        started, focused = self._latest_password
+        now = self.session.clock.now()
+        if started > getattr(self.session, "last_focus_event_t", float("inf")) and now - started < FOCUS_TREE_AGE_S:
+            return focused
         with self._focus_lock:
             at, value = self._focus_cache
             now = time.monotonic()
@@ -233,4 +259,4 @@ class DesktopTargets:
             self._focus_reader.close()
 
 
-__all__ = ["A11Y_DIR", "DesktopTargets", "box_of", "describe", "focused_node", "scrub", "states_of"]
+__all__ = ["A11Y_DIR", "DesktopTargets", "box_of", "describe", "focused_node", "password_focused_in", "scrub", "states_of"]

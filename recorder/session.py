@@ -119,6 +119,9 @@ class RecordingSession:
         # thread that holds it.
         self._pause_lock = threading.RLock()
         self.last_input = time.monotonic()
+        #: Recording-clock time of the last input that can move the focus (a click, a key
+        #: other than a character); :mod:`gui_agent.recorder.desktop_targets` reads it.
+        self.last_focus_event_t = 0.0
         self.stop_requested = threading.Event()
         self.stop_reason: str | None = None
         self.reducer = Reducer(config.reduce)
@@ -285,6 +288,8 @@ class RecordingSession:
     # ------------------------------------------------------------------ listener side
     def _sink(self, event: RawEvent) -> None:
         self.last_input = time.monotonic()
+        if event.kind not in ("move", "up") and not (event.kind in ("key_down", "key_up") and event.key and len(event.key) == 1):
+            self.last_focus_event_t = event.t
         if event.kind in ("key_down", "key_up") and event.key:
             if event.key in MODIFIERS:
                 (self._held.add if event.kind == "key_down" else self._held.discard)(event.key)
