@@ -144,7 +144,7 @@ def render_review(episode_path: str | Path) -> str:
         if step.events:
             extra.append(f"events {step.events[0]}–{step.events[1]}")
         if step.target:
-            extra.append("target " + " ".join(f"{k}={step.target.get(k)!r}" for k in ("tag", "role", "name", "selector") if step.target.get(k)))
+            extra.append("target " + " ".join(f"{k}={step.target.get(k)!r}" for k in ("tag", "role", "name", "selector", "window") if step.target.get(k)))
         parts.append(f"<div class='step' id='step-{step.index}'><h2>#{step.index}  t={step.t:.2f}s  {html.escape(text)}</h2>"
                      f"<div>{html.escape(' · '.join(extra))}</div>{_frame_block(episode, step.frame_before, step.action)}</div>")
     parts.append(f"<div class='step' id='final'><h2>after the last step</h2>{_frame_block(episode, episode.final_frame, None)}</div>")
