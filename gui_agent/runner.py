@@ -24,6 +24,7 @@ from gui_agent.envs.base import Env, Observation
 from gui_agent.envs.factory import make_env
 from gui_agent.episode import ActorInfo, EpisodeWriter, FrameFormat, Outcome, TaskInfo
 from gui_agent.episode.labels import SEED
+from gui_agent.episode.observed import observed_info
 from gui_agent.errors import (
     ActionParseError,
     EnvDiedError,
@@ -199,6 +200,7 @@ def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Obse
             return Outcome(success=False, reward=0.0, termination="agent_error", reason=f"the policy raised {type(exc).__name__}: {exc}")
         policy_s = time.monotonic() - policy_started
         meter.charge(decision.usage)
+        seen = obs  # what the policy decided on (its marks name the elements of mark clicks)
         for position, action in enumerate(decision.actions):
             frame_before = obs.screenshot
             try:
@@ -207,9 +209,7 @@ def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Obse
                 writer.add_step(action, frame_before=frame_before, thought=decision.thought, error=f"environment failed: {exc}")
                 return _env_failure(exc)
             meter.steps += 1
-            step_info: dict[str, Any] = {"raw": decision.raw} if decision.raw and position == 0 else {}
-            if info.get("guard_events"):
-                step_info["guard_events"] = info["guard_events"]
+            step_info = _step_info(decision, info, position, seen)
             writer.add_step(
                 action,
                 frame_before=frame_before,
@@ -233,6 +233,19 @@ def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Obse
                 return _evaluated(task, env, answer, Outcome(termination="truncated" if truncated else "done", reason=reason))
             if meter.exhausted() is not None:
                 break  # the rest of a multi-action decision is not run
+
+
+def _step_info(decision: PolicyOutput, info: dict[str, Any], position: int, seen: Observation) -> dict[str, Any]:
+    """The step record's ``info``: the policy's raw reply and what it saw besides pixels (with
+    the decision's first action), guard events, and the point a mark click resolved to."""
+    step_info: dict[str, Any] = {"raw": decision.raw} if decision.raw and position == 0 else {}
+    if info.get("guard_events"):
+        step_info["guard_events"] = info["guard_events"]
+    if position == 0 and (observed := observed_info(getattr(seen, "marks", None), decision.info)):
+        step_info["observed"] = observed
+    if "resolved_action" in info:
+        step_info["resolved_action"] = info["resolved_action"]
+    return step_info
 
 
 def _evaluated(task: Task, env: Env, answer: str | None, outcome: Outcome) -> Outcome:

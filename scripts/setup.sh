@@ -10,7 +10,7 @@ APT_PACKAGES=(xvfb xdotool chromium x11-utils xauth fonts-dejavu-core openbox li
               libavutil57 libavcodec59 libavformat59 libavdevice59 libavfilter8 libswscale6 libswresample4
               x11vnc novnc websockify
               gimp vlc xterm pcmanfm xclip ffmpeg tesseract-ocr gedit
-              dbus-daemon at-spi2-core libatk-adaptor libreoffice-gtk3 python3-pyatspi)
+              dbus-daemon at-spi2-core libatk-adaptor libreoffice-gtk3 python3-pyatspi python3-gi gir1.2-gtk-3.0)
 TORCH_PIN="torch==2.13.0"   # a CPU wheel; a bare 'torch' pulls a multi-GB CUDA build
 
 missing=()

@@ -42,6 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--browser", metavar="URL", help="open a headed Chromium at URL and record target elements "
                         "(miniwob:TASK: a MiniWoB++ task page, started with --seed)")
     parser.add_argument("--seed", type=int, help="with --browser miniwob:TASK: the task's seed (default: random; kept in the episode)")
+    parser.add_argument("--a11y-bus", metavar="ADDRESS",
+                        help="the display's accessibility (AT-SPI) bus: each step gets the element it acted on and its "
+                        "tree, and keys typed into password fields are masked whatever the window's title. On a desktop "
+                        "session it is $AT_SPI_BUS_ADDRESS, or what `dbus-send --session --print-reply --dest=org.a11y.Bus "
+                        "/org/a11y/bus org.a11y.Bus.GetAddress` prints")
     parser.add_argument("--fps", type=float, default=40.0, help="screen grabs per second for keyframes (default: 40)")
     parser.add_argument("--video-fps", type=float, default=0.0,
                         help="also write a continuous screen.mp4 at this rate, e.g. 2 (default: 0 = no video; needs PyAV)")
@@ -167,6 +172,7 @@ def _config(args: argparse.Namespace, task: str):  # type: ignore[no-untyped-def
         pause_chord=args.pause_key, stop_chord=args.stop_key,
         mask_pattern=DEFAULT_MASK_PATTERN if args.mask_title is None else (args.mask_title or None),
         reduce=ReduceConfig(drag_px=args.drag_px), video_fps=args.video_fps, frame_format=args.frame_format,
+        a11y_address=args.a11y_bus,
     )
     if args.annotator:
         config.annotator = args.annotator

@@ -34,6 +34,7 @@ from typing import Any
 
 from datasets import Features, Image, List, Value
 
+from gui_agent.episode.labels import RECORDER
 from gui_agent.episode.format import EpisodeMeta, StepRecord
 
 #: Where a step keeps its keyframe's tree (relative to the episode), as the recorder writes it.
@@ -129,7 +130,7 @@ class GroundingEpisode:
         self.scrub = scrub
         self.elements = elements
         self.skipped: Counter[str] = Counter()
-        origin = (meta.labels.get("recorder") or {}).get("origin") if isinstance(meta.labels, dict) else None
+        origin = (RECORDER.get(meta.labels) or {}).get("origin") if isinstance(meta.labels, dict) else None
         self.origin = (int(origin[0]), int(origin[1])) if origin else (0, 0)
         self.data_source = f"{meta.env.kind}:{meta.env.app}" if meta.env.app else str(meta.env.kind)
 

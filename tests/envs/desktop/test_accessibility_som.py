@@ -119,3 +119,9 @@ def test_run_with_a_scripted_policy_that_clicks_a_mark(tmp_path: Path) -> None:
     (steps,) = out.rglob("steps.jsonl")
     first = json.loads(steps.read_text().splitlines()[0])
     assert first["action"]["kind"] == "click" and first["action"]["mark"] >= 1 and "error" not in first
+    # The record keeps what the policy saw and where the mark click landed.
+    marks = {m["number"]: m for m in first["info"]["observed"]["marks"]}
+    named = marks[first["action"]["mark"]]
+    assert named["name"] == "Bravo"
+    x, y = first["info"]["resolved_action"]["x"], first["info"]["resolved_action"]["y"]
+    assert named["x"] <= x <= named["x"] + named["width"] and named["y"] <= y <= named["y"] + named["height"]
