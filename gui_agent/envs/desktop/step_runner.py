@@ -43,8 +43,6 @@ POLL_S = 0.05
 #: with the file's name for a moment while it loads the document.
 IDLE_QUIET_S = 0.5
 IDLE_CPU_SHARE = 0.1
-#: How long a launch or open waits after the window of an app that never settles shows.
-UNSETTLED_WAIT_S = 3.0
 
 
 def step_timeout(step: Any) -> float:
@@ -158,7 +156,7 @@ def _launch(session: DesktopSession, args: kinds.LaunchArgs, task_dir: Path | No
     if args.wait:
         deadline = time.monotonic() + args.timeout_s
         wait_for_window(session, window, timeout_s=args.timeout_s, what=f"launch {label}", watch=proc)
-        _settle(session, args.app is None or _app(session, args.app).settles, deadline)
+        _settle(session, None if args.app is None else _app(session, args.app).launch_idle_max_s, deadline)
 
 
 def _open_file(session: DesktopSession, args: kinds.OpenFileArgs, task_dir: Path | None) -> None:
@@ -170,13 +168,12 @@ def _open_file(session: DesktopSession, args: kinds.OpenFileArgs, task_dir: Path
     window = args.window or spec.window_for_file(path.name)
     deadline = time.monotonic() + args.timeout_s
     wait_for_window(session, window, timeout_s=args.timeout_s, what=f"open {args.path} in {spec.title}", watch=proc)
-    _settle(session, spec.settles, deadline)
+    _settle(session, spec.launch_idle_max_s, deadline)
 
 
-def _settle(session: DesktopSession, settles: bool, deadline: float) -> None:
-    """Wait until the app is idle; one that never is (a playing video) gets
-    :data:`UNSETTLED_WAIT_S` after its window shows, for its widgets to take input."""
-    wait_idle(session, deadline=deadline if settles else min(deadline, time.monotonic() + UNSETTLED_WAIT_S))
+def _settle(session: DesktopSession, idle_max_s: float | None, deadline: float) -> None:
+    """Wait until the app is idle, at most ``idle_max_s`` (the app's own limit) or until the deadline."""
+    wait_idle(session, deadline=deadline if idle_max_s is None else min(deadline, time.monotonic() + idle_max_s))
 
 
 def wait_idle(session: DesktopSession, *, deadline: float, quiet_s: float = IDLE_QUIET_S) -> bool:

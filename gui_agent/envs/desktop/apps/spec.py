@@ -49,8 +49,10 @@ class AppSpec:
             time (given the home and the command), e.g. a profile a setup step unpacked.
         chatter: regexes of lines the app prints at every start, which say nothing about
             why it crashed; they are left out of the crash message's output.
-        settles: whether the app goes quiet once started (launch and open_file wait until
-            the screen and its CPU are idle); a player showing a video never does.
+        launch_idle_max_s: how long launch and open_file wait, after the app's window
+            shows, for the screen and the app's CPU to go idle (None: until the step's
+            deadline). A player showing a video never goes idle; an app that says itself
+            when it is ready (VS Code's window title) needs only a moment more.
         file_window_title: the title regex of the window showing a file the app opened
             (given the file's name); by default the name itself.
         control_port: the app serves a control interface on loopback (Chromium's DevTools,
@@ -72,7 +74,7 @@ class AppSpec:
     chatter: tuple[str, ...] = ()
     control_port: bool = False
     file_window_title: Callable[[str], str] | None = None
-    settles: bool = True
+    launch_idle_max_s: float | None = None
 
     def window_for_file(self, name: str) -> str:
         """The title regex of the window showing the file ``name`` once the app opened it."""

@@ -86,7 +86,7 @@ def not_as_root(home: Path, argv: list[str]) -> list[str]:
 VLC = AppSpec(
     name="vlc",
     title="VLC",
-    settles=False,  # a playing video keeps the screen changing: its window is the sign it is up
+    launch_idle_max_s=3.0,  # a playing video keeps the screen changing: its window is the sign it is up
     command=(
         "vlc", "--no-dbus", "--aout=alsa", "--alsa-audio-device=null",
         "--extraintf=http", "--http-host=127.0.0.1", "--http-port={port}", f"--http-password={HTTP_PASSWORD}",

@@ -141,4 +141,7 @@ VSCODE = AppSpec(
     prepare=prepare,
     open_command=open_argv,
     control_port=True,
+    # Its window is titled "... Visual Studio Code" only once the workbench has loaded its
+    # extensions (the launcher waits for that); code-server keeps indexing long after.
+    launch_idle_max_s=2.0,
 )
