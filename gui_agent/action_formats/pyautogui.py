@@ -416,4 +416,7 @@ PYAUTOGUI = ActionFormat(
     summary="`Action: pyautogui.click(x, y)` (OpenCUA, Idefics3/SmolVLM), screenshot pixels",
     image_size=ScreenPixels(), prompt=lambda view: thought_action_prompt(PYAUTOGUI_ACTION_SPACE),
     writer=_write_reply, parser=_parse_reply, history=history_in_format(_write_reply), sft=True,
+    # OSWorld's own words to a set-of-marks agent (mm_agents/prompts.py).
+    mark_hint=("You can replace x, y in the code with the tag of the element you want to operate with, "
+               "such as: pyautogui.click(tag_2)"),
 )

@@ -106,6 +106,8 @@ class ActionFormat:
         sft: the SFT export writes its rows and ``gui-agent train vlm`` trains on them (its
             system prompt is one of this project's Thought/Action prompts); formats without
             it are prompted as their makers prompt their models and served over HTTP.
+        mark_hint: how a model shown set-of-marks may name a mark in this format (the text
+            added to its observation); None: it cannot, and answers with points.
     """
 
     name: str
@@ -119,6 +121,7 @@ class ActionFormat:
     tools: tuple[Mapping[str, Any], ...] = field(default=())
     reply_text: Callable[[str, Sequence[ToolCall]], str] = content_only
     sft: bool = False
+    mark_hint: str | None = None
 
     @property
     def parses(self) -> bool:

@@ -75,6 +75,8 @@ JSON = ActionFormat(
     summary="a tool call of one of the canonical actions (general models: GPT-4o, Llama...), screenshot pixels",
     image_size=ScreenPixels(), prompt=lambda view: SYSTEM_PROMPT, writer=_write, parser=_parse,
     tools=tuple(action_tool_schemas()), reply_text=tool_calls_reply,
+    mark_hint=("Each numbered box on the screenshot is an element of the table. To click one, you may call click "
+               "with its number instead of a point: click(mark=N)."),
 )
 
 __all__ = ["JSON", "SYSTEM_PROMPT", "tool_calls_reply"]

@@ -27,23 +27,13 @@ import numpy as np
 
 from gui_agent.envs.base import Observation
 from gui_agent.envs.marks import draw_marks, marks_table
+from gui_agent.action_formats import FORMATS
 from gui_agent.errors import PolicyTaskError
 
 #: The observation types, as ``observation=`` takes them.
 OBSERVATION_MODES = ("screenshot", "a11y_tree", "screenshot+a11y_tree", "som")
 #: Longest table sent, in characters (OSWorld: 10,000 tokens).
 MAX_TABLE_CHARS = 40_000
-#: How a ``som`` model is told it may name a mark, per reply format (the formats' own prompts
-#: know points only): OSWorld's words for pyautogui code, a tool call's ``mark`` for ``json``.
-#: A format not listed has no way to name a mark; its model reads the table and gives points.
-MARK_HINTS = {
-    "pyautogui": ("You can replace x, y in the code with the tag of the element you want to operate with, "
-                  "such as: pyautogui.click(tag_2)"),
-    "json": ("Each numbered box on the screenshot is an element of the table. To click one, you may call click "
-             "with its number instead of a point: click(mark=N)."),
-}
-
-
 @dataclass(frozen=True)
 class Seen:
     """One observation as the model gets it: the image (None: no image) and the text beside it."""
@@ -82,7 +72,7 @@ def _table(observation: Observation) -> str:
 
 def seen(observation: Observation, mode: str, *, action_format: str = "json") -> Seen:
     """What a policy in ``mode`` sends of ``observation`` (OSWorld's text around the table);
-    in ``som`` with how ``action_format`` names a mark (:data:`MARK_HINTS`)."""
+    in ``som`` with how ``action_format`` names a mark (its record's ``mark_hint``)."""
     if mode == "screenshot":
         return Seen(observation.screenshot, None)
     if mode == "a11y_tree":
@@ -97,7 +87,8 @@ def seen(observation: Observation, mode: str, *, action_format: str = "json") ->
         _table(observation)  # the same refusal without a tree
         marks = observation.marks or []
         table = _trimmed(marks_table(marks))
-        hint = f"{MARK_HINTS[action_format]}\n" if action_format in MARK_HINTS else ""
+        mark_hint = FORMATS[action_format].mark_hint if action_format in FORMATS else None
+        hint = f"{mark_hint}\n" if mark_hint else ""
         return Seen(draw_marks(observation.screenshot, marks),
                     f"Given the tagged screenshot and info from accessibility tree as below:\n{table}\n"
                     f"{hint}What's the next step that you will do to help with the task?", table)
@@ -118,4 +109,4 @@ def with_text(messages: list[dict[str, Any]], images: list[Any], view: Seen) -> 
     return messages, images
 
 
-__all__ = ["MARK_HINTS", "MAX_TABLE_CHARS", "OBSERVATION_MODES", "Seen", "observation_mode", "seen", "with_text"]
+__all__ = ["MAX_TABLE_CHARS", "OBSERVATION_MODES", "Seen", "observation_mode", "seen", "with_text"]

@@ -87,15 +87,20 @@ def _url_parse(spec: dict[str, Any], where: str, files: Files) -> SourceSpec:
     return {"chrome_url_query": {"keys": keys, **({"rename": {k: str(v) for k, v in rename.items()}} if rename else {})}}
 
 
+#: ``url_dashPart``'s ``returnType`` -> whether the part is returned under a key (``{key: part}``).
+_URL_PART_RETURNS = {"string": False, "json": True}
+
+
 def _url_dash_part(spec: dict[str, Any], where: str, files: Files) -> SourceSpec:
     index = spec.get("partIndex")
     if isinstance(index, bool) or not isinstance(index, int):
         raise OsworldConfigError(f"{where}.partIndex", f"expected the index of a '/'-separated part, got {index!r}")
     kind = spec.get("returnType")
-    if kind not in ("string", "json"):
+    keyed = _URL_PART_RETURNS.get(kind) if isinstance(kind, str) else None
+    if keyed is None:
         raise OsworldConfigError(f"{where}.returnType", f"expected 'string' or 'json', got {kind!r}")
     args: dict[str, Any] = {"index": index, "drop_query": bool(spec.get("needDeleteId"))}
-    if kind == "json":
+    if keyed:
         if not isinstance(spec.get("key"), str):
             raise OsworldConfigError(f"{where}.key", "returnType 'json' needs the key to put the part under")
         args["key"] = spec["key"]
