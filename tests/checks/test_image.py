@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageEnhance, ImageFilter
 
-from gui_agent.checks.image import ssim
+from gui_agent.checks.image_measures import ssim
 from tests.checks.check_helpers import FolderProbe, check, passes
 from tests.task.osworld_gimp_inputs import photo
 

@@ -314,7 +314,7 @@ def _slide_background_image(args: SlideBackgroundImageArgs, probe: DesktopProbe,
     import numpy as np
     from PIL import Image
 
-    from gui_agent.checks.image import ssim
+    from gui_agent.checks.image_measures import ssim
 
     path = probe.resolve_path(args.path)
     if not path.is_file():
