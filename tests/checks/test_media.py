@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from gui_agent.actions import Hotkey
-from gui_agent.checks.media import audio_similarity, load_mono, mfcc, perceptual_hash
+from gui_agent.checks.media_signals import audio_similarity, load_mono, mfcc, perceptual_hash
 from gui_agent.checks.sources.media import VLC_HTTP_PASSWORD, qt_setting, vlcrc_value
 from gui_agent.envs.desktop.apps.vlc import HTTP_PASSWORD, VLC
 from gui_agent.envs.desktop.session import DesktopSession
