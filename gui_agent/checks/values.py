@@ -66,6 +66,7 @@ from pydantic_core import PydanticCustomError
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.reports import Report, cut
 from gui_agent.checks.sources import Source, read_source
+from gui_agent.checks.text_similarity import indel_ratio
 from gui_agent.checks.sources.system import relative_days_known, resolve_relative_time
 from gui_agent.checks.value_rules import ValueRule, matches
 from gui_agent.schema import Regex, SingleKey, StrictModel
@@ -180,35 +181,6 @@ class ValueCheck(SingleKey):
     value: ValueArgs
 
 
-# ---------------------------------------------------------------------- similarity
-
-
-def lcs_length(a: str, b: str) -> int:
-    """The length of the longest common subsequence of ``a`` and ``b`` (bit-parallel, Hyyrö 2004:
-    one big-integer step per character of ``b``)."""
-    if not a or not b:
-        return 0
-    masks: dict[str, int] = {}
-    for i, char in enumerate(a):
-        masks[char] = masks.get(char, 0) | (1 << i)
-    full = (1 << len(a)) - 1
-    row = full
-    for char in b:
-        matched = row & masks.get(char, 0)
-        row = ((row + matched) | (row - matched)) & full
-    return len(a) - bin(row).count("1")
-
-
-def similarity(a: str, b: str) -> float:
-    """rapidfuzz's ``fuzz.ratio(a, b) / 100`` (the normalised indel similarity): rapidfuzz's
-    own when it is installed, else the same number from :func:`lcs_length`."""
-    try:
-        from rapidfuzz import fuzz
-    except ImportError:
-        return 1.0 if not a and not b else 2.0 * lcs_length(a, b) / (len(a) + len(b))
-    return float(fuzz.ratio(a, b)) / 100.0
-
-
 # ---------------------------------------------------------------------- the judgements
 #: ``judge(value, args, probe)`` -> (passed, what was expected or found, in words).
 Verdict = tuple[bool, str]
@@ -246,7 +218,7 @@ def _fuzzy(value: Any, args: ValueArgs, probe: Any) -> Verdict:
     assert spec is not None
     if not isinstance(value, str):
         return False, f"a text similar to {spec.ref!r}, got {type(value).__name__}"
-    score = similarity(value, spec.ref)
+    score = indel_ratio(value, spec.ref)
     return score >= spec.min_ratio, f"similarity {score:.3f} to {cut(spec.ref)!r} (needed {spec.min_ratio:g})"
 
 
@@ -349,7 +321,7 @@ def _fuzzy_words(value: Any, args: ValueArgs, probe: Any) -> Verdict:
     words = value.split()
     if len(words) != spec.count:
         return False, f"{spec.count} word(s), got {len(words)}"
-    score = sum(max(similarity(w, a) for a in spec.answers) for w in words) / spec.count
+    score = sum(max(indel_ratio(w, a) for a in spec.answers) for w in words) / spec.count
     return score >= spec.min_score, f"words scoring {score:.3f} against the answers (needed {spec.min_score:g})"
 
 

@@ -20,7 +20,7 @@ from docx.oxml.ns import qn
 from docx.shared import RGBColor
 
 from gui_agent.checks.document.colors import color_distance, delta_e_2000
-from gui_agent.checks.document.similarity import indel_ratio, lcs_length
+from gui_agent.checks.text_similarity import indel_ratio, lcs_length
 from gui_agent.checks.document.structure import sentence_misfit
 from gui_agent.checks.evaluation import evaluate
 from gui_agent.task import load_task_text

@@ -17,7 +17,7 @@ import pytest
 
 from gui_agent.actions import Type
 from gui_agent.checks.sources.system import TERMINAL_SCREEN_FILE, dated_name, day_text, resolve_relative_time
-from gui_agent.checks.values import lcs_length, similarity
+from gui_agent.checks.text_similarity import indel_ratio, lcs_length
 from gui_agent.envs.desktop.apps.terminal import SCREEN_FILE
 from gui_agent.envs.desktop.env import DesktopEnv
 from gui_agent.envs.desktop.steps import LaunchArgs, LaunchStep
@@ -115,10 +115,10 @@ def test_similarity_is_rapidfuzz_ratio() -> None:
         a = "".join(chance.choice("abcé d") for _ in range(chance.randint(0, 40)))
         b = "".join(chance.choice("abcé d") for _ in range(chance.randint(0, 40)))
         assert lcs_length(a, b) == _lcs_table(a, b), (a, b)
-    assert similarity("kitten", "sitting") == pytest.approx(8 / 13)  # LCS "ittn": 2 * 4 / (6 + 7)
-    assert similarity("", "") == 1.0 and similarity("a", "") == 0.0
+    assert indel_ratio("kitten", "sitting") == pytest.approx(8 / 13)  # LCS "ittn": 2 * 4 / (6 + 7)
+    assert indel_ratio("", "") == 1.0 and indel_ratio("a", "") == 0.0
     long = "x" * 3000 + "y"
-    assert similarity(long, long[:-1]) == pytest.approx(6000 / 6001)
+    assert indel_ratio(long, long[:-1]) == pytest.approx(6000 / 6001)
 
 
 def test_fuzzy_needs_its_ratio(probe: HomeProbe) -> None:

@@ -44,10 +44,6 @@ WRONG: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-
-
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [FONT_SIZE, YOUTUBE_HISTORY])
 def test_chrome_task_passes_the_oracle_and_fails_a_wrong_solution(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

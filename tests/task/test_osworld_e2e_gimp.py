@@ -24,8 +24,6 @@ from tests.task.osworld_e2e import imported, run_cli, scripted
 _MODULE = "py:tests.task.test_osworld_e2e_gimp"
 
 
-
-
 def flip_vertically() -> DesktopOraclePolicy:
     """72f83cdc done wrong: Image > Transform > Flip Vertically."""
     return scripted(osworld_gimp.MIRROR, lambda: osworld_gimp.flip("v"), "scripted-flip-vertically")
@@ -74,10 +72,6 @@ CASES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
     "gimp-7a4deb26-d57d-4ea9-9a73-630f66a7b568": (f"{_MODULE}:brighter", made_it_brighter),
     "gimp-d52d6308-ec58-42b7-a2c9-de80e4837b2b": (f"{_MODULE}:single_window_off", left_docks_shown),
 }
-
-
-
-
 
 
 @pytest.mark.slow

@@ -25,8 +25,6 @@ NOTES = "multi_apps-51f5801c-18b3-4f25-b0c3-02f85507a078"
 ASSIGNMENT = "multi_apps-bc2b57f3-686d-4ec9-87ce-edf850b7e442"
 
 
-
-
 def wrong_notes() -> DesktopOraclePolicy:
     """51f5801c done wrong: the last slide's note left out."""
     task_id = next(t for t in SCRIPTS if t.endswith(NOTES.split("-", 1)[1]))
@@ -45,10 +43,6 @@ WRONG = {
     NOTES: ("py:tests.task.test_osworld_e2e_multi_apps:wrong_notes", '"paragraphs": 2, "text": "Emily Dickinson wrote'),
     ASSIGNMENT: ("py:tests.task.test_osworld_e2e_multi_apps:wrong_results", "Scores!C3 is 'Pass', expected 'Fail'"),
 }
-
-
-
-
 
 
 @pytest.mark.slow

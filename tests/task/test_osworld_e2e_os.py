@@ -25,7 +25,6 @@ from tests.task.osworld_os_inputs import BR, PERM, PHP, write_inputs
 from tests.task.osworld_e2e import imported, run_cli, scripted
 
 
-
 def wrong_br() -> DesktopOraclePolicy:
     """5ced85fc done wrong: the lines written without "<br/>"."""
     return _scripted("scripted-no-br", BR, lambda: in_terminal("printf '1\\n2\\n3\\n' > output.txt"))
@@ -43,10 +42,6 @@ def wrong_perm() -> DesktopOraclePolicy:
 
 def _scripted(name: str, config: str, script: Callable[[], list[Any]]) -> DesktopOraclePolicy:
     return scripted(f"osworld.os.{config.split('-', 1)[1]}", script, name)
-
-
-
-
 
 
 def test_the_scripts_type_what_the_instructions_ask() -> None:

@@ -63,10 +63,6 @@ SCRIPTED: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
 }
 
 
-
-
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("uuid", list(SCRIPTED), ids=[uuid[:8] for uuid in SCRIPTED])
 def test_imported_vlc_task_passes_the_oracle_and_fails_a_wrong_solution(uuid: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,8 +28,6 @@ from tests.task.osworld_e2e import imported, run_cli, scripted
 _MODULE = "py:tests.task.test_osworld_e2e_vscode"
 
 
-
-
 def line_length_80() -> DesktopOraclePolicy:
     """276cc624 done wrong: the line length set to 80 in settings.json."""
     return scripted(osworld_vscode.LINE_LENGTH, lambda: osworld_vscode.user_settings({"editor.wordWrapColumn": 80}),
@@ -90,10 +88,6 @@ CASES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
     "vs_code-0ed39f63-6049-43d4-ba4d-5fa2fe04a951": (f"{_MODULE}:replace_once", saw_one_replacement),
     "vs_code-53ad5833-3455-407b-bbc6-45b4c79ab8fb": (f"{_MODULE}:open_the_desktop_folder", saw_desktop_open),
 }
-
-
-
-
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ from gui_agent.checks.document.score_models import (
     TabStopsEqualArgs,
     TabStopsEqualCheck,
 )
-from gui_agent.checks.document.similarity import indel_ratio
+from gui_agent.checks.text_similarity import indel_ratio
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, cut

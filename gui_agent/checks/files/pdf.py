@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import Field
 
 from gui_agent.checks.document.scoring import score_of
-from gui_agent.checks.document.similarity import indel_ratio
+from gui_agent.checks.text_similarity import indel_ratio
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.files.compare import text_difference
 from gui_agent.checks.probes import DesktopProbe

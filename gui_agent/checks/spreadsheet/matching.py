@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from gui_agent.checks.document.similarity import indel_ratio
+from gui_agent.checks.text_similarity import indel_ratio
 from gui_agent.checks.family import CheckType
 from gui_agent.checks.probes import DesktopProbe
 from gui_agent.checks.reports import Report, cut, verdict
