@@ -23,6 +23,14 @@ import numpy as np
 TABLE_HEADER = "index\ttag\tname\ttext"
 
 
+
+def table_text(text: str) -> str:
+    """A text as a cell of OSWorld's tables: ``""`` when empty, quoted (quotes doubled) when it
+    holds a quote, else as it is."""
+    if not text:
+        return '""'
+    return f'"{text.replace(chr(34), 2 * chr(34))}"' if '"' in text else text
+
 @dataclass(frozen=True)
 class Mark:
     """One numbered element: its number, role (the tree's tag), name, text and box in pixels."""
@@ -43,8 +51,7 @@ class Mark:
 
     def line(self) -> str:
         """The mark as a row of OSWorld's table (text in double quotes when it has some)."""
-        text = '""' if not self.text else (f'"{self.text.replace(chr(34), 2 * chr(34))}"' if '"' in self.text else self.text)
-        return f"{self.number}\t{self.role}\t{self.name}\t{text}"
+        return f"{self.number}\t{self.role}\t{self.name}\t{table_text(self.text)}"
 
     def to_dict(self) -> dict[str, Any]:
         """The mark as JSON data (the step record keeps what the policy saw)."""

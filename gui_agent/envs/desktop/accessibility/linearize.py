@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from gui_agent.envs.desktop.accessibility.osworld_xml import NAMESPACES
+from gui_agent.envs.marks import table_text
 
 HEADER = "tag\tname\ttext\tclass\tdescription\tposition (top-left x&y)\tsize (w&h)"
 KEPT_ENDINGS = ("item", "button", "heading", "label", "scrollbar", "searchbox", "textbox", "link", "tabelement",
@@ -61,8 +62,7 @@ class Row:
 
     def line(self) -> str:
         """The row as OSWorld writes it."""
-        text = '""' if not self.text else (f'"{self.text.replace(chr(34), 2 * chr(34))}"' if '"' in self.text else self.text)
-        return "\t".join((self.tag, self.name, text, self.klass, self.description, str((self.x, self.y)),
+        return "\t".join((self.tag, self.name, table_text(self.text), self.klass, self.description, str((self.x, self.y)),
                           str((self.width, self.height))))
 
 
