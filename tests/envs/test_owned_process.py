@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 
 from gui_agent.envs.owned_process import OwnedProcess
+from gui_agent.envs.procfs import arguments
+from gui_agent.polling import wait_until
 from tests.envs.desktop.desktop_helpers import alive, wait_gone
 from tests.paths import REPO
 
@@ -67,6 +69,10 @@ def test_a_killed_python_takes_its_children_along() -> None:
         pids = [int(p) for p in line.split()]
         assert len(pids) == 2, line
         assert python.poll() is None and alive(pids) == pids
+        # setpriv arms the parent-death signal and then becomes `sleep`: wait for that, or a
+        # loaded machine can kill Python before the signal is armed (a window this test is not about).
+        wait_until(lambda: all((arguments(pid) or [""])[0].endswith("sleep") for pid in pids), timeout_s=10.0,
+                   what="setpriv to become sleep")
     finally:
         python.kill()
         python.wait()
