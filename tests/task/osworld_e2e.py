@@ -31,6 +31,17 @@ def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixtur
     return code, read_episode(next(runs.iterdir())).meta.outcome
 
 
+def passes_right_and_fails_wrong(task_file: Path, wrong: str, saw_the_wrong_work: Callable[[Any], bool], tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The desktop oracle passes ``task_file``; the policy ``wrong`` (a wrong solution doing real
+    work) fails it, and ``saw_the_wrong_work`` finds that work in the check's report."""
+    code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
+    assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
+    code, outcome = run_cli(task_file, wrong, tmp_path / "wrong", capsys)
+    assert (code, outcome.termination, outcome.success) == (1, "done", False), outcome
+    assert saw_the_wrong_work(outcome.detail), outcome.detail
+
+
 def scripted(task_id: str, script: Callable[[], list[Any]], name: str) -> DesktopOraclePolicy:
     """A policy playing ``script`` on the task ``task_id`` through the desktop oracle's
     machinery, named ``name`` in its episodes (not the oracle's name)."""

@@ -23,7 +23,7 @@ import pytest
 from gui_agent.models.policies.desktop_oracle import osworld_vscode
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
 from tests.task.osworld_vscode_inputs import MAKERS
-from tests.task.osworld_e2e import imported, run_cli, scripted
+from tests.task.osworld_e2e import imported, passes_right_and_fails_wrong, scripted
 
 _MODULE = "py:tests.task.test_osworld_e2e_vscode"
 
@@ -95,8 +95,4 @@ CASES: dict[str, tuple[str, Callable[[dict[str, Any]], bool]]] = {
 def test_imported_vscode_task_passes_the_oracle_and_fails_real_wrong_work(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     wrong, saw_the_wrong_work = CASES[name]
     task_file = imported(name, tmp_path / "tasks", MAKERS[name.split("-", 1)[1]])
-    code, outcome = run_cli(task_file, "desktop-oracle", tmp_path / "right", capsys)
-    assert (code, outcome.termination, outcome.success) == (0, "done", True), outcome
-    code, outcome = run_cli(task_file, wrong, tmp_path / "wrong", capsys)
-    assert (code, outcome.termination, outcome.success) == (1, "done", False), outcome
-    assert saw_the_wrong_work(outcome.detail), outcome.detail
+    passes_right_and_fails_wrong(task_file, wrong, saw_the_wrong_work, tmp_path, capsys)
