@@ -3,7 +3,7 @@ its locally made inputs, ``gui-agent run`` of it, and a wrong scripted solution 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,20 @@ def run_cli(task_file: Path, spec: str, runs: Path, capsys: pytest.CaptureFixtur
     code = main(["run", str(task_file), "--policy", spec, "--out", str(runs), "--quiet"])
     capsys.readouterr()
     return code, read_episode(next(runs.iterdir())).meta.outcome
+
+
+def leaves(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every check's report under ``report`` (combinators' children, depth first)."""
+    children = report.get("children")
+    if not children:
+        yield report
+    for child in children or []:
+        yield from leaves(child)
+
+
+def leaf(report: dict[str, Any], check: str) -> dict[str, Any]:
+    """The report of the first ``check`` under ``report``."""
+    return next(r for r in leaves(report) if r["check"] == check)
 
 
 def passes_right_and_fails_wrong(task_file: Path, wrong: str, saw_the_wrong_work: Callable[[Any], bool], tmp_path: Path,

@@ -10,7 +10,7 @@ when the post steps quit it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import pytest
 from gui_agent.models.policies.desktop_oracle import osworld_gimp
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
 from tests.task.osworld_gimp_inputs import MAKERS
-from tests.task.osworld_e2e import imported, passes_right_and_fails_wrong, scripted
+from tests.task.osworld_e2e import imported, leaf, passes_right_and_fails_wrong, scripted
 
 _MODULE = "py:tests.task.test_osworld_e2e_gimp"
 
@@ -37,19 +37,6 @@ def brighter() -> DesktopOraclePolicy:
 def single_window_off() -> DesktopOraclePolicy:
     """d52d6308 done wrong: the docks become windows of their own instead of being hidden."""
     return scripted(osworld_gimp.HIDE_DOCKS, osworld_gimp.single_window_mode_off, "scripted-single-window-off")
-
-
-def leaves(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Every check's report under ``report`` (combinators' children, depth first)."""
-    children = report.get("children")
-    if not children:
-        yield report
-    for child in children or []:
-        yield from leaves(child)
-
-
-def leaf(report: dict[str, Any], check: str) -> dict[str, Any]:
-    return next(r for r in leaves(report) if r["check"] == check)
 
 
 def mirrored_the_wrong_way(detail: dict[str, Any]) -> bool:

@@ -14,7 +14,7 @@ the folder's name it writes; the test builds that extension).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ import pytest
 from gui_agent.models.policies.desktop_oracle import osworld_vscode
 from gui_agent.models.policies.desktop_oracle.policy import DesktopOraclePolicy
 from tests.task.osworld_vscode_inputs import MAKERS
-from tests.task.osworld_e2e import imported, passes_right_and_fails_wrong, scripted
+from tests.task.osworld_e2e import imported, leaf, passes_right_and_fails_wrong, scripted
 
 _MODULE = "py:tests.task.test_osworld_e2e_vscode"
 
@@ -49,19 +49,6 @@ def replace_once() -> DesktopOraclePolicy:
 def open_the_desktop_folder() -> DesktopOraclePolicy:
     """53ad5833 done wrong: the Desktop folder opened instead of the project."""
     return scripted(osworld_vscode.OPEN_PROJECT, lambda: osworld_vscode.open_folder("Desktop"), "scripted-open-desktop")
-
-
-def leaves(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Every check's report under ``report`` (combinators' children, depth first)."""
-    children = report.get("children")
-    if not children:
-        yield report
-    for child in children or []:
-        yield from leaves(child)
-
-
-def leaf(report: dict[str, Any], check: str) -> dict[str, Any]:
-    return next(r for r in leaves(report) if r["check"] == check)
 
 
 def saw_80(detail: dict[str, Any]) -> bool:
