@@ -129,8 +129,13 @@ class DevTools:
             time.sleep(0.2)
         return next((t for t in self.tabs() if t["id"] == tab["id"]), tab)
 
-    def close(self, tab: dict[str, Any]) -> None:
+    def close(self, tab: dict[str, Any], *, timeout_s: float = 5.0) -> None:
+        """Close ``tab`` and wait until DevTools no longer lists it: ``/json/close`` only
+        starts the closing, and a read right after would still see (or pick) the tab."""
         self.get(f"/json/close/{tab['id']}")
+        deadline = time.monotonic() + timeout_s
+        while any(t["id"] == tab["id"] for t in self.tabs()) and time.monotonic() < deadline:
+            time.sleep(0.05)
 
 
 #: The page's HTML as Playwright's ``page.content()`` gives it (its doctype and root element).

@@ -418,9 +418,10 @@ def _chrome_open_tabs(session: DesktopSession, args: kinds.ChromeOpenTabsArgs, t
     for target_id in before:
         _devtools(session, f"/json/close/{target_id}")
 
-    def committed() -> bool:  # every new tab left about:blank (its page, or its error page, is shown)
+    def committed() -> bool:  # every new tab left about:blank (its page, or its error page, is shown) and the old ones are gone
         tabs = {t["id"]: t for t in _chrome_tabs(session, timeout_s=5.0)}
-        return all(tabs.get(i, {}).get("url") not in (None, "", "about:blank") for i in opened)
+        return (all(tabs.get(i, {}).get("url") not in (None, "", "about:blank") for i in opened)
+                and not any(i in tabs for i in before))
 
     poll(committed, timeout_s=max(0.5, deadline - time.monotonic()), interval_s=0.1)
     wait_idle(session, deadline=deadline)

@@ -23,6 +23,7 @@ GTK 2 apps such as GIMP load the bridge as a GTK module; Qt ``QT_LINUX_ACCESSIBI
 
 from __future__ import annotations
 
+import socket
 import time
 from pathlib import Path
 
@@ -55,6 +56,18 @@ _CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configura
   <limit name="reply_timeout">300000</limit>
 </busconfig>
 """
+
+
+def _accepts(path: Path) -> bool:
+    """Whether a Unix socket at ``path`` takes connections. Its file alone is not enough:
+    the daemon binds (the file appears) a moment before it listens, and a connection in
+    between is refused."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
 
 
 def accessibility_environment(address: str) -> dict[str, str]:
@@ -104,8 +117,8 @@ class AccessibilityBus:
                                    name="D-Bus daemon", env=self.env, log_path=self.folder / "dbus.log",
                                    install_hint=_INSTALL_HINT)
         self.daemon.start()
-        if not poll(lambda: (self.folder / "bus").exists() or not self.daemon.is_alive(), timeout_s=self.timeout_s):  # type: ignore[union-attr]
-            raise EnvError(f"the D-Bus daemon did not open its socket within {self.timeout_s:g} s")
+        if not poll(lambda: _accepts(self.folder / "bus") or not self.daemon.is_alive(), timeout_s=self.timeout_s):  # type: ignore[union-attr]
+            raise EnvError(f"the D-Bus daemon did not accept connections within {self.timeout_s:g} s")
         self._check(self.daemon)
         env = {**self.env, **accessibility_environment(self.address)}
         env.pop("NO_AT_BRIDGE", None)
