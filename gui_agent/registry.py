@@ -24,7 +24,7 @@ installed, nothing else.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
@@ -57,6 +57,10 @@ class PolicyEntry:
             at all (a scripted oracle without a solver for it), or None when it can try;
             cheap, so ``run`` and ``eval`` refuse such a task before any environment
             starts. None: the policy tries any task.
+        observes: argument -> the observations beyond the screenshot this policy needs
+            (``a11y_tree`` for a policy that reads the accessibility tree or draws marks),
+            so a task run without them is refused before anything starts instead of
+            failing at its first step. None: the screenshot is enough.
     """
 
     name: str
@@ -64,6 +68,7 @@ class PolicyEntry:
     build: Callable[[str], Policy]
     check: Callable[[str], None] | None = None
     refuses_task: Callable[[str, str], str | None] | None = None
+    observes: Callable[[str], frozenset[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -151,12 +156,15 @@ def _py_factory(spec: str) -> Callable[[], Policy]:
     return factory  # type: ignore[no-any-return]
 
 
-def check_policy(spec: str, task_ids: Sequence[str] = ()) -> None:
+def check_policy(spec: str, task_ids: Sequence[str] = (), *, observed: Mapping[str, frozenset[str]] | None = None) -> None:
     """Refuse a spec that cannot work, as far as its entry can tell cheaply (see :class:`PolicyEntry`).
 
     Args:
         spec: the policy spec.
         task_ids: the tasks it is to act on; one it cannot act on at all is refused.
+        observed: per task id, the observations beyond the screenshot the run gives it
+            (:func:`gui_agent.envs.observe_modes.observed`); a task lacking one the policy
+            needs is refused. None: not checked.
 
     Raises:
         ValueError: an unknown name (listing the known ones).
@@ -172,10 +180,16 @@ def check_policy(spec: str, task_ids: Sequence[str] = ()) -> None:
         raise ValueError(f"unknown policy {spec!r}; known policies:\n{describe_policies()}")
     if entry.check is not None:
         entry.check(argument)
+    refusals: dict[str, str] = {}
     if entry.refuses_task is not None:
         refusals = {task_id: why for task_id in dict.fromkeys(task_ids) if (why := entry.refuses_task(argument, task_id))}
-        if refusals:
-            raise PolicyTaskError(_refusal_message(spec, refusals, total=len(set(task_ids))))
+    if entry.observes is not None and observed is not None and (needed := entry.observes(argument)):
+        for task_id in dict.fromkeys(task_ids):
+            if task_id not in refusals and (missing := sorted(needed - observed.get(task_id, frozenset()))):
+                refusals[task_id] = (f"it observes {', '.join(missing)}, which this run does not give the task "
+                                     "(a desktop task, with --observe a11y_tree or observe: {a11y_tree: true} in its file)")
+    if refusals:
+        raise PolicyTaskError(_refusal_message(spec, refusals, total=len(set(task_ids))))
 
 
 def _refusal_message(spec: str, refusals: dict[str, str], *, total: int) -> str:

@@ -82,6 +82,7 @@ def handle(args: argparse.Namespace) -> int:
     from gui_agent.envs.x_display import check_display
     from gui_agent.errors import GuiAgentError, PolicyTaskError
     from gui_agent.guards import Budget
+    from gui_agent.envs.observe_modes import observed
     from gui_agent.registry import check_policy, load_policy
     from gui_agent.runner import run_episode
     from gui_agent.task import load_task
@@ -94,7 +95,7 @@ def handle(args: argparse.Namespace) -> int:
         if (missing := missing_inputs_message(task)) is not None:  # declared inputs not downloaded: the task is not ready
             return fail(console, missing)
         spec = acknowledging_safety_checks(args.policy) if args.acknowledge_safety_checks else args.policy
-        check_policy(spec, [task.id])  # a policy that cannot act on this task: refused before any browser starts
+        check_policy(spec, [task.id], observed={task.id: observed(task)})  # refused before any browser starts
         if task.environment.kind == "browser" and (args.headed or not task.environment.headless):  # a desktop has its own display
             check_display(args.display)  # a missing or wrong display is the user's setting, not an env failure
         policy = load_policy(spec)

@@ -30,4 +30,13 @@ def apply_observe(task: Any, kinds: Iterable[str], *, where: str) -> None:
         task.environment.observe.a11y_tree = True
 
 
-__all__ = ["OBSERVATIONS", "apply_observe"]
+def observed(task: Any) -> frozenset[str]:
+    """The observations beyond the screenshot that ``task`` gets as it stands (after
+    :func:`apply_observe`): what :func:`gui_agent.registry.check_policy` compares with
+    what a policy needs."""
+    environment = task.environment
+    tree = environment.kind == "desktop" and bool(environment.observe.a11y_tree)
+    return frozenset({"a11y_tree"}) if tree else frozenset()
+
+
+__all__ = ["OBSERVATIONS", "apply_observe", "observed"]

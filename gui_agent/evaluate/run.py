@@ -282,10 +282,14 @@ def _check_models(options: EvalOptions, task_files: list[Path], on_note: Callabl
     """
     if options.best_of > 1 and not options.reward_model:
         raise ValueError("--best-of needs a reward model: --reward-model CKPT (or a checkpoint as --judge)")
+    from gui_agent.envs.observe_modes import apply_observe, observed
     from gui_agent.task import load_task
 
     tasks = [load_task(p) for p in task_files]
-    check_policy(options.policy, [task.id for task in tasks])  # e.g. the MiniWoB++ oracle on desktop tasks
+    for path, task in zip(task_files, tasks):
+        apply_observe(task, options.observe, where=str(path))
+    check_policy(options.policy, [task.id for task in tasks],  # e.g. the MiniWoB++ oracle on desktop tasks
+                 observed={task.id: observed(task) for task in tasks})
     if options.best_of > 1:
         scorers().check_reward_model(str(options.reward_model))
     if options.judge:

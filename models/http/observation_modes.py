@@ -57,6 +57,11 @@ def observation_mode(value: str) -> str:
     return mode
 
 
+def needs_tree(mode: str) -> bool:
+    """Whether ``mode`` reads the accessibility tree (every mode but ``screenshot``)."""
+    return mode != "screenshot"
+
+
 def _trimmed(table: str) -> str:
     return table if len(table) <= MAX_TABLE_CHARS else table[:MAX_TABLE_CHARS] + "[...]\n"
 
@@ -109,4 +114,4 @@ def with_text(messages: list[dict[str, Any]], images: list[Any], view: Seen) -> 
     return messages, images
 
 
-__all__ = ["MAX_TABLE_CHARS", "OBSERVATION_MODES", "Seen", "observation_mode", "seen", "with_text"]
+__all__ = ["MAX_TABLE_CHARS", "OBSERVATION_MODES", "Seen", "needs_tree", "observation_mode", "seen", "with_text"]

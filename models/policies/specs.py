@@ -95,6 +95,16 @@ def _openai_cua(argument: str) -> Policy:
     return load_openai_computer_policy(argument)
 
 
+def _openai_observes(argument: str) -> frozenset[str]:
+    """``observation=`` other than ``screenshot`` reads the desktop's accessibility tree."""
+    from gui_agent.models.http.observation_modes import needs_tree
+    from gui_agent.models.http.openai_chat import OPTIONS
+    from gui_agent.models.http.settings import parse_spec
+
+    _, options = parse_spec("openai", argument, OPTIONS)
+    return frozenset({"a11y_tree"}) if needs_tree(options.get("observation", "screenshot")) else frozenset()
+
+
 def _reachable(build: Callable[[str], Any]) -> Callable[[str], None]:
     """An HTTP policy's check: it builds (options, key), and its endpoint's host resolves and accepts a connection."""
 
@@ -123,6 +133,7 @@ HF = PolicyEntry(
 OPENAI = PolicyEntry(
     "openai", "'openai:MODEL[?base_url=...&format=uitars|uitars-v1|pyautogui|json]' a model behind an OpenAI-compatible chat API "
     "(vLLM, SGLang, TGI, transformers serve, Ollama, OpenAI); key from $OPENAI_API_KEY", _openai, check=_reachable(_openai),
+    observes=_openai_observes,
 )
 ANTHROPIC = PolicyEntry(
     "anthropic", "'anthropic:MODEL[?display=WxH]' Claude with the computer-use tool (its version by model; tool= to choose); "

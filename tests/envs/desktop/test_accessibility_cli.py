@@ -4,12 +4,15 @@ the policy gets the tree in its observations, and bad requests are refused as ba
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from gui_agent.envs.observe_modes import apply_observe, observed
+from gui_agent.registry import check_policy
 from gui_agent.task import load_task
 from tests.paths import MINIWOB_TASKS, REPO
 
@@ -80,3 +83,22 @@ def test_bad_observe_requests_are_bad_input(tmp_path: Path, shell: dict[str, str
     task.write_text(TASK.replace("OBSERVE", "observe: {a11y_tree: true}"))
     loaded = load_task(task)
     assert loaded.environment.observe.a11y_tree is True  # type: ignore[union-attr]
+
+
+def test_a_policy_that_reads_the_tree_is_refused_where_the_run_gives_none(tmp_path: Path, shell: dict[str, str]) -> None:
+    task = tmp_path / "tasks" / "task.yaml"
+    task.parent.mkdir()
+    task.write_text(TASK.replace("OBSERVE", ""))
+    with socket.create_server(("127.0.0.1", 0)) as endpoint:  # the policy's check connects to its endpoint
+        base = f"http://127.0.0.1:{endpoint.getsockname()[1]}/v1"
+        for mode in ("som", "a11y_tree"):
+            spec = f"openai:tiny?base_url={base}&observation={mode}"
+            for command in (["run", task], ["eval", task.parent]):
+                result = _cli(*command, "--policy", spec, "--out", tmp_path / "out", cwd=tmp_path, env=shell)
+                said = result.stdout + result.stderr
+                assert result.returncode == 2 and "it observes a11y_tree" in said and "--observe a11y_tree" in said, said
+        assert not (tmp_path / "out").exists()  # refused before anything started
+        loaded = load_task(task)
+        check_policy(f"openai:tiny?base_url={base}", [loaded.id], observed={loaded.id: observed(loaded)})  # screenshots only
+        apply_observe(loaded, ["a11y_tree"], where="task")
+        check_policy(f"openai:tiny?base_url={base}&observation=som", [loaded.id], observed={loaded.id: observed(loaded)})
