@@ -10,9 +10,10 @@ Starts a desktop with accessibility on and an empty Calc sheet, then reads the t
 
 Prints median and p95 of each, the ratios, the element counts, and the CPU time a read
 costs (the reader's process and Calc's, per read): on a shared machine the wall time
-follows the load, the CPU time much less.
+follows the load, the CPU time much less. Then it times ``--steps`` desktop steps (a click on
+a cell, with its observation) without the tree in the observation and with it.
 
-Usage: python scripts/bench_a11y.py [--repeat 20]
+Usage: python scripts/bench_a11y.py [--repeat 20] [--steps 20]
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from gui_agent.actions import Wait
+from gui_agent.actions import Click, Wait
 from gui_agent.envs.desktop.env import DesktopEnv
 from gui_agent.envs.desktop.steps import LaunchArgs, LaunchStep
 
@@ -76,9 +77,41 @@ def _baseline(env: DesktopEnv, repeat: int, prune: bool) -> tuple[list[float], i
     return result["times_s"], result["elements"], cpu / repeat
 
 
+def _steps(env: DesktopEnv, steps: int, with_tree: bool) -> list[float]:
+    """Wall time of ``steps`` clicks on cells, each with its observation (and the tree in it
+    when ``with_tree``): what the tree adds to a policy's step."""
+    env.observe_a11y_tree = with_tree
+    times = []
+    for index in range(steps):
+        start = time.perf_counter()
+        obs, *_ = env.step(Click(200 + 90 * (index % 4), 300 + 20 * (index % 5)))
+        times.append(time.perf_counter() - start)
+        assert (obs.a11y_tree is not None) == with_tree
+    return times
+
+
+def _measure_steps(env: DesktopEnv, steps: int) -> tuple[list[float], list[float]]:
+    _steps(env, 3, True)  # warm up
+    without: list[float] = []
+    with_tree: list[float] = []
+    for _ in range(2):  # interleaved halves, so a change of load falls on both
+        without += _steps(env, steps // 2, False)
+        with_tree += _steps(env, steps // 2, True)
+    return without, with_tree
+
+
+def _print_steps(without: list[float], with_tree: list[float]) -> None:
+    print(f"desktop step (a click on a cell and its observation), {len(without)} steps each")
+    for label, times in (("without the tree", without), ("with the tree", with_tree)):
+        median, p95 = _stats(times)
+        print(f"{label:34} {'':8} {median * 1000:10.1f} {p95 * 1000:8.1f}")
+    print(f"the tree adds {(_stats(with_tree)[0] - _stats(without)[0]) * 1000:.1f} ms to a step's median")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=20, help="desktop steps timed with and without the tree (0: none)")
     args = parser.parse_args()
     env = DesktopEnv(screen=(1280, 800), apps=("calc",), accessibility=True, step_timeout_s=30)
     try:
@@ -92,6 +125,7 @@ def main() -> None:
             ("ours, every element (checks)", *_ours(env, args.repeat, True)),
             ("pyatspi walk, every element", *_baseline(env, args.repeat, False)),
         ]
+        step_times = _measure_steps(env, args.steps) if args.steps else None
     finally:
         env.close()
     print(f"Calc, empty sheet, 1280x800, {args.repeat} reads each")
@@ -102,6 +136,8 @@ def main() -> None:
     for ours, theirs in ((0, 1), (2, 3)):
         print(f"speed-up {rows[ours][0]!r}: median x{_stats(rows[theirs][1])[0] / _stats(rows[ours][1])[0]:.1f}, "
               f"p95 x{_stats(rows[theirs][1])[1] / _stats(rows[ours][1])[1]:.1f}")
+    if step_times is not None:
+        _print_steps(*step_times)
 
 
 if __name__ == "__main__":
