@@ -190,6 +190,9 @@ def _loop(task: Task, policy: Policy, env: Env, writer: EpisodeWriter, obs: Obse
         except ActionParseError as exc:
             writer.add_final_frame(obs.screenshot)
             return Outcome(success=False, reward=0.0, termination="agent_error", reason=f"unparseable policy output: {exc.reason}", detail={"raw": exc.raw})
+        except EnvError as exc:  # a policy that reads the environment (the replayer's locators) found it broken
+            writer.add_final_frame(obs.screenshot)
+            return _env_failure(exc)
         except PolicyServiceError as exc:
             writer.add_final_frame(obs.screenshot)
             fault = "refused" if isinstance(exc, PolicyRequestError) else "unavailable"

@@ -2,7 +2,8 @@
 
 * :mod:`.source` -- the episode to replay, its task file and seed;
 * :mod:`.similarity` -- live screen vs recorded keyframe (SSIM);
-* :mod:`.anchor`, :mod:`.selector` -- re-finding a click target (template matching, CSS selector);
+* :mod:`.anchor`, :mod:`.selector`, :mod:`.element` -- re-finding a click target (template
+  matching, CSS selector, accessibility tree), at its place inside it (:mod:`.click_point`);
 * :mod:`.policy`, :mod:`.replayer` -- the replay as a policy in the ordinary runner;
 * :mod:`.perturb`, :mod:`.scripted`, :mod:`.simulator` -- the human simulator's variants, executed;
 * :mod:`.labels` -- step labels from executing prefixes (the rule is defined there);

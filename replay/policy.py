@@ -8,7 +8,9 @@ each recorded step it
 1. scores the live screen against the recorded keyframe (:mod:`gui_agent.replay.similarity`);
 2. for actions with a screen position (click, move, scroll, drag), re-finds the target:
    by the recorded selector (or tag and text) when the step has one (browser recordings,
-   :mod:`gui_agent.replay.selector`), else by the recorded patch (:mod:`gui_agent.replay.anchor`);
+   :mod:`gui_agent.replay.selector`), or by its element in the live accessibility tree
+   (role and name, then role and place: desktop recordings, :mod:`gui_agent.replay.element`),
+   else by the recorded patch (:mod:`gui_agent.replay.anchor`);
 3. when a click or drag target cannot be placed confidently, first lets the page settle:
    a fast replay can arrive before what the person waited for (an autocomplete menu, an
    animation), so it plays short ``wait`` actions (0.1, 0.3, 0.6 s; recorded in the
@@ -47,9 +49,10 @@ from gui_agent.replay.anchor import Anchor, locate
 from gui_agent.replay.similarity import screen_similarity
 
 Mode = Literal["fast", "timed"]
-#: Finds a recorded target (a step's ``target`` dict) on the live page: its (x, y) and how it
-#: was found (``selector`` or ``text``), or None. Called with the step's target and the
-#: recorded click point.
+#: Finds a recorded target (a step's ``target`` dict) on the live screen: its (x, y) and how
+#: it was found (``selector`` or ``text`` on a page, ``element`` or ``element-position`` on a
+#: desktop), or None when the target gives it nothing to go by (then the image patch decides).
+#: Called with the step's target and the recorded click point.
 SelectorLocator = Callable[[dict[str, Any], "tuple[int, int] | None"], "tuple[int, int, str] | None"]
 #: Waits (seconds) before a target that is not found yet is given up on, while the screen changes.
 SETTLE_WAITS_S = (0.1, 0.3, 0.6)
@@ -98,7 +101,9 @@ class AnchoredReplayPolicy:
         actions: the actions to play (default: the episode's, without a trailing done).
         mode: ``fast`` (as fast as the environment settles) or ``timed`` (the recording's pace).
         anchoring: re-find targets (False: play the recorded coordinates blind).
-        locate_selector: finds a recorded target by its selector on the live page.
+        locate_selector: finds a recorded target on the live screen before the image patch is
+            tried (:func:`gui_agent.replay.selector.selector_locator` for a page,
+            :func:`gui_agent.replay.element.element_locator` for a desktop's tree).
         frame_origin: where the live screen's (0, 0) is in the recorded keyframes (a browser
             recording of the whole screen, :mod:`gui_agent.replay.viewport`): each keyframe is cut to
             the live screen's size from there, so it compares with, and anchors on, the page.
@@ -209,7 +214,7 @@ class AnchoredReplayPolicy:
     def _place(self, index: int, point: tuple[int, int], recorded: np.ndarray | None, live: np.ndarray) -> Anchor:
         step = self.episode.steps[index] if index < len(self.episode.steps) else None
         target = step.target if step is not None else None
-        if self.locate_selector is not None and target and target.get("selector"):
+        if self.locate_selector is not None and target:
             found = self.locate_selector(target, point)
             if found is not None:
                 return Anchor(found[0], found[1], True, found[2], 1.0)

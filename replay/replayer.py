@@ -20,6 +20,7 @@ from gui_agent.episode import read_meta
 from gui_agent.episode.labels import REPLAY
 from gui_agent.episode.writer import write_meta
 from gui_agent.runner import RunResult, run_episode
+from gui_agent.replay.element import element_locator
 from gui_agent.replay.policy import AnchoredReplayPolicy, Mode, StepReport
 from gui_agent.replay.selector import selector_locator
 from gui_agent.replay.similarity import DIVERGENCE_THRESHOLD
@@ -93,7 +94,10 @@ def replay_episode(
         source: the recorded episode with its task and seed (:func:`gui_agent.replay.source.load_source`).
         out_dir: folder the replay episode's folder is created in.
         mode: ``fast`` or ``timed`` (the recording's pace).
-        anchoring: re-find click targets (False plays recorded coordinates blind).
+        anchoring: re-find click targets (False plays recorded coordinates blind): by the
+            recorded selector on a page, by the recorded element in the accessibility tree on
+            a desktop (``source.task`` then starts the desktop with accessibility on), else by
+            the recorded image patch.
         threshold: similarity below which a step counts as parted from the recording.
         env: an open environment to reuse (the caller closes it); default: the task's own.
         headless / display: browser display overrides, as for ``gui-agent run``.
@@ -103,8 +107,8 @@ def replay_episode(
         env = make_env(source.task, headless=headless, display=display)
     try:
         policy = AnchoredReplayPolicy(
-            source.episode, actions=source.actions, mode=mode, anchoring=anchoring, locate_selector=selector_locator(env),
-            frame_origin=source.origin,
+            source.episode, actions=source.actions, mode=mode, anchoring=anchoring,
+            locate_selector=selector_locator(env) or element_locator(env), frame_origin=source.origin,
         )
         run = run_episode(source.task, policy, out_dir=out_dir, seed=source.seed, env=env)
     finally:

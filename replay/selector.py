@@ -10,7 +10,7 @@ visible element with the recorded tag and exactly the recorded text is taken (me
 ``text``). Otherwise it is no evidence and the replayer falls back to the image
 patch (which a hover highlight in the recorded keyframe can defeat). The new point keeps the click's relative position
 inside the element when the recording says where in the element it was, else the
-element's centre. Browser observations are CSS pixels (device scale factor 1), so CSS
+element's centre (:mod:`gui_agent.replay.click_point`). Browser observations are CSS pixels (device scale factor 1), so CSS
 pixels are action pixels.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from gui_agent.envs.base import Env
+from gui_agent.replay.click_point import point_in, relative_point
 from gui_agent.replay.policy import SelectorLocator
 
 _FIND_JS = """
@@ -37,18 +38,6 @@ _FIND_JS = """
 """
 
 
-def _relative_point(target: dict[str, Any], click: tuple[int, int] | None) -> tuple[float, float]:
-    """Where in the element the click was (0-1 each way), else its centre. The click is in
-    page pixels (``bbox``) once the replayer moved it there, screen pixels otherwise."""
-    for box in (target.get("bbox"), target.get("bbox_screen")):
-        if click is None or not box or len(box) != 4 or box[2] <= 0 or box[3] <= 0:
-            continue
-        fx, fy = (click[0] - box[0]) / box[2], (click[1] - box[1]) / box[3]
-        if 0.0 <= fx <= 1.0 and 0.0 <= fy <= 1.0:
-            return fx, fy
-    return 0.5, 0.5
-
-
 def selector_locator(env: Env) -> SelectorLocator | None:
     """A locator for ``env`` when it is a browser (None otherwise)."""
     call = getattr(env, "call_in_browser", None)
@@ -63,8 +52,7 @@ def selector_locator(env: Env) -> SelectorLocator | None:
         box = call(lambda page: page.evaluate(_FIND_JS, query), what="find the recorded selector")
         if not box:
             return None
-        fx, fy = _relative_point(target, click)
-        x, y = int(box[0] + fx * box[2]), int(box[1] + fy * box[3])
+        x, y = point_in(box[:4], relative_point(target, click))
         return x, y, str(box[4])
 
     return locate

@@ -7,6 +7,9 @@ when it names an existing file; a task file under ``datasets/tasks/`` whose ``id
 episode's task id. Browser recordings of MiniWoB++ pages (``gui-agent record --browser
 miniwob:TASK --seed N``) carry the task id ``miniwob/TASK`` and ``labels.seed`` too.
 
+A desktop recording whose steps name their elements (targets from the accessibility tree)
+is replayed on a desktop started with accessibility on, so the replay can re-find them.
+
 A browser recording's points are screen pixels; :attr:`SourceEpisode.actions` gives them in
 the page's pixels, as the replay environment takes them (:mod:`gui_agent.replay.viewport`).
 """
@@ -24,6 +27,7 @@ from gui_agent.episode.labels import SEED
 from gui_agent.errors import EpisodeFormatError
 from gui_agent.evaluate.suite import SUITES_DIR
 from gui_agent.task import Task, load_task
+from gui_agent.replay.element import needs_element_tree
 from gui_agent.replay.errors import ReplayError
 from gui_agent.replay.viewport import recorded_page_origin
 
@@ -137,5 +141,8 @@ def load_source(episode_path: str | Path, *, task_file: str | Path | None = None
             f"{path}: the episode ran in a {meta.env.kind} environment but task {task.id} is a "
             f"{task.environment.kind} task; pass the right one with --task FILE"
         )
+    if task.environment.kind == "desktop" and needs_element_tree(episode):
+        # the replay re-finds the recorded elements in the tree (gui_agent.replay.element)
+        task = task.model_copy(update={"environment": task.environment.model_copy(update={"accessibility": True})})
     return SourceEpisode(episode=episode, task=task, seed=SEED.get(meta.labels),
                          origin=recorded_page_origin(episode))

@@ -24,7 +24,9 @@ The task's start state comes from the task file the episode names (its task id, 
 under datasets/tasks/, or --task FILE) and the episode's seed. Each step's live screen is
 scored against the recorded keyframe (SSIM, 1.0 = identical) and the first step below
 --threshold is reported. Click targets are re-found by the recorded selector, or tag and
-text (browser recordings), or by matching the recorded image patch (OpenCV, multi-scale);
+text (browser recordings), or by the recorded element in the apps' accessibility tree: its
+role and name, else its role at the recorded place (desktop recordings with targets; the
+desktop then starts with accessibility on), or by matching the recorded image patch (OpenCV, multi-scale);
 when no confident match exists after letting the page settle (waits of 0.1, 0.3, 0.6 s)
 the replay stops and says why instead of clicking blind. A browser recording's screen
 pixels are moved to page pixels (the page's place on the recorded screen is in each
