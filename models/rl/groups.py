@@ -11,7 +11,15 @@ What is never trained on, and counted under its reason (:attr:`GroupBuffer.dropp
 * ``worker_lost`` / ``internal`` -- the worker was lost, or a bug stopped the rollout;
 * ``stale`` -- the rollout acted with weights more than ``max_lag`` versions old;
 * ``late`` -- it came back after its group was used (the learner did not wait for it);
-* ``small_group`` -- fewer than two usable rollouts were left in its group: no baseline.
+* ``small_group`` -- fewer than two usable rollouts were left in its group: no baseline;
+* ``uniform`` -- every rollout of its group got the same reward, so none is better than
+  another and the group teaches nothing (its advantages are all zero). Such a group does
+  not count towards an update's batch: the learner waits for groups that differ, as DAPO's
+  dynamic sampling does, instead of stepping on a batch of one informative group. On a
+  suite the policy mostly solves, most groups are uniform. After ``uniform_patience``
+  uniform groups in a row they are handed out again (the learner skips them, and updates
+  go on counting), until a group that differs comes: a run on tasks it has mastered
+  still reaches its number of updates.
 
 A group is *ready* when every member is back, or when ``deadline_s`` has passed since
 its first member came back and at least two are usable: the learner never waits on one
@@ -101,8 +109,12 @@ def advantages(rewards: list[float], *, scale: bool = True) -> list[float]:
 class GroupBuffer:
     """Collects rollout records as they arrive; hands out ready groups (see the module doc)."""
 
-    def __init__(self, group_size: int, *, max_lag: int, deadline_s: float, scale: bool = True) -> None:
+    def __init__(self, group_size: int, *, max_lag: int, deadline_s: float, scale: bool = True,
+                 skip_uniform: bool = True, uniform_patience: int = 8) -> None:
         self.group_size = group_size
+        self.skip_uniform = skip_uniform
+        self.uniform_patience = uniform_patience
+        self.uniform_in_a_row = 0
         self.max_lag = max_lag
         self.deadline_s = deadline_s
         self.scale = scale
@@ -151,7 +163,14 @@ class GroupBuffer:
             if len(usable) < 2:
                 self.dropped["small_group"] += len(usable)
                 continue
-            taken.append(TrainGroup(number, group.task_id, usable, advantages([r.reward for r in usable], scale=self.scale)))
+            ready = TrainGroup(number, group.task_id, usable, advantages([r.reward for r in usable], scale=self.scale))
+            if ready.informative:
+                self.uniform_in_a_row = 0
+            elif self.skip_uniform and self.uniform_in_a_row < self.uniform_patience:
+                self.uniform_in_a_row += 1
+                self.dropped["uniform"] += len(usable)
+                continue
+            taken.append(ready)
         return taken
 
     def closed_groups(self) -> list[int]:

@@ -92,6 +92,26 @@ def test_the_buffer_drops_broken_stale_and_late_rollouts_and_never_waits_past_it
     assert group_of({"key": "x/y#g000042r3"}) == 42
 
 
+def test_a_group_whose_rewards_are_all_equal_is_not_handed_to_the_learner() -> None:
+    buffer = GroupBuffer(3, max_lag=1, deadline_s=10.0)
+    for group, rewards in ((0, (1.0, 1.0, 1.0)), (1, (0.0, 0.0, 0.0)), (2, (1.0, 0.0, 1.0))):
+        for member, reward in enumerate(rewards):
+            buffer.add(_record(group, member, reward), now=0.0)
+    assert [g.number for g in buffer.ready(0, now=0.0)] == [2]  # the two uniform groups teach nothing
+    assert buffer.closed_groups() == [0, 1, 2] and buffer.dropped == {"uniform": 6}  # room for new groups at once
+    kept = GroupBuffer(3, max_lag=1, deadline_s=10.0, skip_uniform=False)
+    for member in range(3):
+        kept.add(_record(0, member, 1.0), now=0.0)
+    assert [g.informative for g in kept.ready(0, now=0.0)] == [False]
+    # A mastered suite: after `uniform_patience` uniform groups in a row they flow again, so updates go on.
+    patient = GroupBuffer(2, max_lag=1, deadline_s=10.0, uniform_patience=2)
+    for group, rewards in enumerate([(1.0, 1.0)] * 3 + [(1.0, 0.0), (1.0, 1.0)]):
+        for member, reward in enumerate(rewards):
+            patient.add(_record(group, member, reward), now=0.0)
+    assert [g.number for g in patient.ready(0, now=0.0)] == [2, 3]  # the third in a row, then one that differs
+    assert patient.dropped == {"uniform": 6}  # groups 0, 1 and (the streak broken) 4
+
+
 def test_groups_that_waited_for_an_update_lose_what_became_stale() -> None:
     rollouts = [Rollout({"reward": r, "version": v}, []) for r, v in [(1, 0), (0, 1), (1, 1), (0, 1)]]
     dropped: Counter[str] = Counter()
