@@ -3,16 +3,18 @@ recorder's and the grounding export's tests (real Xvfb, real bus, real X input).
 
 from __future__ import annotations
 
+import gzip
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from lxml import etree
 
 from gui_agent.envs.desktop.env import DesktopEnv
-from gui_agent.envs.desktop.steps import LaunchStep
+from gui_agent.envs.desktop.steps import LaunchStep, PlaceFileStep
 from gui_agent.recorder.session import RecordingSession, SessionConfig
 from tests.envs.desktop.desktop_helpers import wait_gone
 
@@ -48,6 +50,36 @@ def center_of(xml: str, tag: str, name: str) -> tuple[int, int]:
     raise AssertionError(f"no {tag} {name!r} in the tree")
 
 
+def settled_center(env: DesktopEnv, tag: str, name: str, *, timeout_s: float = 30.0) -> tuple[int, int]:
+    """The centre of ``tag`` ``name`` once it is in the tree and two reads in a row agree on it
+    (a page that has just opened may still move: Thunderbird's account hub re-centres itself)."""
+    deadline = time.monotonic() + timeout_s
+    last = None
+    while True:
+        try:
+            now = center_of(env.accessibility_tree(), tag, name)
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            now = None
+        if now is not None and now == last:
+            return now
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{tag} {name!r} kept moving ({last} then {now})")
+        last = now
+        time.sleep(0.5)
+
+
+def episode_files(folder: Path) -> list[tuple[Path, bytes]]:
+    """Every file of an episode with its bytes, ``.gz`` files unpacked (a secret must be in none)."""
+    found = []
+    for file in folder.rglob("*"):
+        if file.is_file():
+            data = file.read_bytes()
+            found.append((file, gzip.decompress(data) if file.suffix == ".gz" else data))
+    return found
+
+
 class Recorder:
     """The recorder in this process on ``env``'s display, with its accessibility bus."""
 
@@ -69,8 +101,8 @@ class Recorder:
         return self.session.finish(success=True)
 
 
-def open_env(apps: tuple[str, ...], setup: list[LaunchStep]) -> DesktopEnv:
-    env = DesktopEnv(screen=(1280, 800), apps=apps, observe_a11y_tree=True, step_timeout_s=30)
+def open_env(apps: tuple[str, ...], setup: Sequence[LaunchStep | PlaceFileStep], *, mail: dict[str, str] | None = None) -> DesktopEnv:
+    env = DesktopEnv(screen=(1280, 800), apps=apps, mail=mail, observe_a11y_tree=True, step_timeout_s=30)
     env.reset(options={"setup": setup})
     return env
 

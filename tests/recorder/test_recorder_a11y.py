@@ -22,7 +22,7 @@ from gui_agent.envs.desktop.accessibility.linearize import rows
 from gui_agent.envs.desktop.steps import LaunchArgs, LaunchStep
 from gui_agent.episode import read_episode
 from gui_agent.recorder.privacy import DEFAULT_MASK_PATTERN
-from tests.recorder.a11y_desktop import CP, DIALOG, Recorder, center_of, close_env, open_env, xdotool
+from tests.recorder.a11y_desktop import CP, DIALOG, Recorder, center_of, close_env, episode_files, open_env, xdotool
 
 pytestmark = pytest.mark.slow
 
@@ -64,15 +64,6 @@ def test_recorded_calc_steps_carry_the_cell_and_the_button_under_the_click(tmp_p
             and r.y <= cell[1] < r.y + r.height] == ["C5"]
 
 
-def _all_bytes(folder: Path) -> list[tuple[Path, bytes]]:
-    found = []
-    for file in folder.rglob("*"):
-        if file.is_file():
-            data = file.read_bytes()
-            found.append((file, gzip.decompress(data) if file.suffix == ".gz" else data))
-    return found
-
-
 def test_password_typed_in_an_untitled_password_field_is_in_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     script = tmp_path / "dialog.py"
     script.write_text(DIALOG)
@@ -98,7 +89,7 @@ def test_password_typed_in_an_untitled_password_field_is_in_no_file(tmp_path: Pa
     names = {n.get("name"): n for n in etree.fromstring(typed.encode()).iter() if isinstance(n.tag, str)}
     assert (names["User name"].text or "") == "alice.w"
     assert len(names["Password"].text or "") == len("s3cretPW")  # 8 characters reached the field
-    files = _all_bytes(path)
+    files = episode_files(path)
     assert any(b"alice.w" in data for _, data in files)  # the user name is recorded
     assert not [f for f, data in files if b"s3cretPW" in data or b"s3cret" in data]
     episode = read_episode(path)
