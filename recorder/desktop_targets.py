@@ -73,15 +73,19 @@ def box_of(node: etree._Element) -> list[int] | None:
 
 
 def describe(node: etree._Element) -> dict[str, Any]:
-    """A step's target from a tree node: role, name, states, box, app and window (never its text)."""
+    """A step's target from a tree node: role, name, states, box, app and window (never its text).
+
+    The window is the nearest window-like element that has a name: an unnamed dialog
+    drawn inside a window (Thunderbird's account hub) is part of that window, as a
+    person sees it."""
     app = window = None
     for up in node.iterancestors():
         if up.tag == "application":
             app = up.get("name")
-        elif window is None and up.tag in _WINDOW_TAGS:
-            window = up.get("name")
-    if node.tag in _WINDOW_TAGS and window is None:
-        window = node.get("name")
+        elif not window and up.tag in _WINDOW_TAGS:
+            window = up.get("name") or None
+    if node.tag in _WINDOW_TAGS and not window:
+        window = node.get("name") or None
     return {"source": "a11y", "role": str(node.tag).replace("-", " "), "name": node.get("name", ""),
             "states": states_of(node), "bbox_screen": box_of(node), "app": app, "window": window}
 

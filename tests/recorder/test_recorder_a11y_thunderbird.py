@@ -97,3 +97,4 @@ def test_password_typed_in_thunderbirds_account_setup_is_in_no_file(tmp_path: Pa
     target = clicks[-1].target
     assert target is not None and target["role"] == "password text" and target["name"] == "Password*"
     assert target["app"] == "Thunderbird"
+    assert target["window"] == title  # the hub's unnamed dialog is part of the main window
