@@ -21,6 +21,7 @@ and attempts broken (with ``--faults``: the time the broken attempts cost).
     .venv/bin/python scripts/bench_rl.py --minutes 50                         # the issue's run (~70 min in all)
     .venv/bin/python scripts/bench_rl.py --minutes 3 --seeds 0-9 --suite datasets/tasks/miniwob-pixel/click-option.yaml
     .venv/bin/python scripts/bench_rl.py --minutes 50 --reward-model runs/reward-ckpt --faults --json runs/bench-rl.json
+    .venv/bin/python scripts/bench_rl.py --minutes 50 --reward-model runs/reward-ckpt --reuse runs/bench-rl.json  # the reward-model half only
 """
 
 from __future__ import annotations
@@ -171,6 +172,17 @@ def _print(figures: dict[str, Any]) -> None:
     figures["throughput_ratio"] = round(ratio, 3) if ratio else None
 
 
+def _reused(args: argparse.Namespace) -> dict[str, Any]:
+    """The evaluator-rewarded half of an earlier run, refused unless it ran the same way."""
+    if not args.reward_model:
+        raise SystemExit("--reuse runs only the reward-model part: give --reward-model CKPT")
+    earlier = json.loads(args.reuse.read_text())
+    for key in ("suite", "seeds", "workers", "minutes", "faults", "rl_args"):
+        if key in earlier and earlier[key] != getattr(args, key):
+            raise SystemExit(f"--reuse {args.reuse}: it ran with {key}={earlier.get(key)!r}, this run with {getattr(args, key)!r}")
+    return {key: earlier[key] for key in ("before", "train", "after")}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suite", nargs="+", default=["miniwob-pixel"], help="task files, folders or a named suite")
@@ -179,6 +191,9 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=50.0, help="training time budget (default: 50)")
     parser.add_argument("--reward-model", help="also train with this reward model as the reward, and compare")
     parser.add_argument("--faults", action="store_true", help="SIGKILL a worker and SIGSTOP a browser during training")
+    parser.add_argument("--reuse", type=Path, metavar="JSON",
+                        help="take before/train/after from an earlier run's --json (same suite, seeds, workers and minutes) "
+                             "and run only the --reward-model part")
     parser.add_argument("--rl-args", default="", help="more 'gui-agent train rl' options, e.g. '--lr 1e-4 --group-size 8'")
     parser.add_argument("--out", type=Path, help="where the runs go (default: runs/bench-rl-<time>)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -186,12 +201,15 @@ def main() -> int:
     out = args.out or REPO / "runs" / f"bench-rl-{dt.datetime.now().strftime('%Y%m%dT%H%M%S')}"
     out.mkdir(parents=True, exist_ok=True)
     figures: dict[str, Any] = {"suite": args.suite, "seeds": args.seeds, "workers": args.workers, "minutes": args.minutes,
-                               "machine": {"cpus": os.cpu_count()}, "date": dt.date.today().isoformat()}
+                               "faults": args.faults, "rl_args": args.rl_args, "machine": {"cpus": os.cpu_count()}, "date": dt.date.today().isoformat()}
+    if args.reuse:
+        figures.update(_reused(args))
     with tempfile.TemporaryDirectory(prefix="bench-rl-", dir="/tmp") as tmpdir:
-        figures["before"] = evaluate("before", "pixel", args, out, tmpdir)
-        print(f"before: {figures['before']['mean_success']}", flush=True)
-        figures["train"] = train("rl", args, out, tmpdir, [])
-        figures["after"] = evaluate("after", figures["train"]["policy"], args, out, tmpdir)
+        if not args.reuse:
+            figures["before"] = evaluate("before", "pixel", args, out, tmpdir)
+            print(f"before: {figures['before']['mean_success']}", flush=True)
+            figures["train"] = train("rl", args, out, tmpdir, [])
+            figures["after"] = evaluate("after", figures["train"]["policy"], args, out, tmpdir)
         if args.reward_model:
             figures["train_rm"] = train("rl-rm", args, out, tmpdir, ["--reward-model", args.reward_model])
             figures["after_rm"] = evaluate("after-rm", figures["train_rm"]["policy"], args, out, tmpdir)
