@@ -201,7 +201,8 @@ def main() -> int:
     out = args.out or REPO / "runs" / f"bench-rl-{dt.datetime.now().strftime('%Y%m%dT%H%M%S')}"
     out.mkdir(parents=True, exist_ok=True)
     figures: dict[str, Any] = {"suite": args.suite, "seeds": args.seeds, "workers": args.workers, "minutes": args.minutes,
-                               "faults": args.faults, "rl_args": args.rl_args, "machine": {"cpus": os.cpu_count()}, "date": dt.date.today().isoformat()}
+                               "faults": args.faults, "rl_args": args.rl_args, "machine": {"cpus": os.cpu_count()},
+                               "date": dt.date.today().isoformat()}
     if args.reuse:
         figures.update(_reused(args))
     with tempfile.TemporaryDirectory(prefix="bench-rl-", dir="/tmp") as tmpdir:
