@@ -1,4 +1,4 @@
-"""``gui-agent train rl SUITE... --out DIR``: online reinforcement learning of the pixel policy.
+"""``gui-agent train rl SUITE... --out DIR``: online reinforcement learning of the pixel policy or an ``hf:`` VLM (LoRA).
 
 The loop lives in :mod:`gui_agent.models.rl.loop` and is imported inside the handler, so
 ``gui-agent --help`` never loads torch.
@@ -23,16 +23,20 @@ examples:
   gui-agent train rl miniwob-pixel --reward-model runs/reward-ckpt --out runs/rl-rm
   gui-agent train rl miniwob-pixel --reward evaluator=0.5,reward-model=0.5 --reward-model runs/reward-ckpt --out runs/rl-mix
   gui-agent train rl miniwob-pixel --ray 10.0.0.5:6379 --workers 16 --keep-frames-every 20 --out runs/rl-ray
+  gui-agent train rl miniwob --from 'hf:runs/vlm-sft?max_new_tokens=64' --lora-rank 16 --temperature 1.0 --out runs/rl-vlm
 
 SUITE is task files, folders of them or a named suite, as for 'gui-agent eval'. The run
 starts from --from (a 'gui-agent train policy' checkpoint; default: the shipped pixel
-policy) and samples GROUP-SIZE rollouts of one task on one seed per group (seeds from
+policy; or hf:PATH, a VLM as --policy hf: takes it, whose LoRA adapter is trained on the
+log-probability of its sampled action text, the adapter off as the KL anchor) and samples GROUP-SIZE rollouts of one task on one seed per group (seeds from
 --seed-base up, so evaluation seeds 0-49 stay unseen); each rollout's advantage is its
 reward against its group's. Rollouts run on --workers processes (or --ray actors), each
 with its own browser kept open, while the learner updates; rollouts whose weights are
 more than --max-lag versions old are dropped, fresher ones importance-corrected.
 
-Output (OUT/): policy.pt (run it: --policy pixel:OUT/policy.pt), checkpoints/,
+Output (OUT/): policy.pt (run it: --policy pixel:OUT/policy.pt; a VLM's: policy/, its
+LoRA adapter, optimizer and rl_state.json, and once finished model/, the adapter merged:
+--policy hf:OUT/model), checkpoints/,
 ledger.jsonl (one line per rollout), episodes/ (every rollout an episode), updates.jsonl,
 curve.png, per_task.json/.md, disagreements.jsonl (learned reward vs evaluator), run.json.
 An environment that dies or hangs mid-rollout is rebuilt and the rollout run again; the
@@ -44,15 +48,16 @@ workers could not run, 130 interrupted (continue with --resume).
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "rl",
-        help="improve the pixel policy by online RL on tasks (group-relative policy gradient on worker pools)",
-        description="Online reinforcement learning of the pixel policy: rollouts on parallel workers, rewards from the "
+        help="improve the pixel policy or an hf: VLM (LoRA) by online RL on tasks (group-relative policy gradient on worker pools)",
+        description="Online reinforcement learning of the pixel policy or of an hf: VLM's LoRA adapter: rollouts on parallel workers, rewards from the "
         "tasks' evaluators, a reward model or a judge, group-relative clipped policy-gradient updates anchored to the start.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("suite", nargs="+", help="task files, folders of them, or a named suite (miniwob-pixel)")
     parser.add_argument("--out", type=Path, required=True, help="the run's folder (e.g. runs/rl-pixel)")
-    parser.add_argument("--from", dest="start", metavar="CKPT", help="pixel checkpoint to start from (default: the shipped policy)")
+    parser.add_argument("--from", dest="start", metavar="CKPT|hf:PATH",
+                        help="pixel checkpoint to start from (default: the shipped policy), or hf:PATH[?options]: a VLM, trained with LoRA")
     parser.add_argument("--updates", type=positive_int, default=100, help="updates in all, over every session of the run (default: 100)")
     parser.add_argument("--time-budget", type=positive_float, metavar="MINUTES", help="stop after this much training time, with a checkpoint")
     group = parser.add_argument_group("rollouts")
@@ -96,6 +101,9 @@ def _learner_options(group: Any) -> None:
     group.add_argument("--no-advantage-scale", dest="scale_advantages", action="store_false",
                        help="advantage = reward minus the group mean, not divided by the group's standard deviation")
     group.add_argument("--threads", type=positive_int, default=1, help="the learner's torch CPU threads (default: 1)")
+    group.add_argument("--lora-rank", type=positive_int, default=16, help="with --from hf:..., the LoRA adapter's rank (default: 16)")
+    group.add_argument("--temperature", type=positive_float, default=1.0,
+                       help="with --from hf:..., the sampling temperature of the rollouts (default: 1.0)")
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -117,7 +125,10 @@ def handle(args: argparse.Namespace) -> int:
         with progress:
             result = train_rl(options, on_update=progress.update, on_note=progress.note)
     except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted[/yellow]; the policy so far is {escape(str(args.out / 'policy.pt'))}. "
+        from gui_agent.models.rl.starts import is_vlm_start
+
+        saved = args.out / ("policy" if is_vlm_start(args.start) else "policy.pt")
+        console.print(f"[yellow]interrupted[/yellow]; the policy so far is {escape(str(saved))}. "
                       "Continue with the same command and --resume.", soft_wrap=True)
         return 130
     except (GuiAgentError, ValueError) as exc:
@@ -149,6 +160,7 @@ def _options(args: argparse.Namespace) -> Any:
         rewards=rewards, scale_advantages=args.scale_advantages, keep_frames_every=args.keep_frames_every,
         max_attempts=args.max_attempts, rollout_deadline_s=args.rollout_deadline, wait_deadline_s=args.wait_deadline,
         checkpoint_every=args.checkpoint_every, threads=args.threads, headless=False if args.headed else None, resume=args.resume,
+        lora_rank=args.lora_rank, temperature=args.temperature,
     )
 
 
@@ -211,5 +223,10 @@ def _print_summary(console: Any, result: Any) -> None:
         console.print(f"learned reward called {overall['learned_successes']} rollouts successes; the evaluator failed "
                       f"{overall['learned_success_evaluator_failed']} of them ({percent(overall.get('hacking_rate'))})")
     out = result.out
-    console.print(escape(f"policy: {out}/policy.pt (--policy pixel:{out}/policy.pt); curve: {out}/curve.png; "
+    if (out / "policy.pt").is_file():
+        policy = f"{out}/policy.pt (--policy pixel:{out}/policy.pt)"
+    else:
+        merged = f", merged: --policy hf:{out}/model" if (out / "model").is_dir() else ""
+        policy = f"{out}/policy/ (the LoRA adapter{merged})"
+    console.print(escape(f"policy: {policy}; curve: {out}/curve.png; "
                          f"per task: {out}/per_task.md; ledger: {out}/ledger.jsonl"), soft_wrap=True)

@@ -9,6 +9,9 @@ Modules, one job each:
 * :mod:`.rewards` -- evaluator, reward model, judge, or a weighted mix; disagreements;
 * :mod:`.groups` -- rollouts into groups and group-relative advantages; what is dropped, and why;
 * :mod:`.learner` -- the clipped policy-gradient step with its KL anchor and entropy bonus;
+* :mod:`.starts` -- what ``--from`` names: a pixel checkpoint, or ``hf:`` a VLM;
+* :mod:`.vlm_tokens`, :mod:`.vlm_rollout_policy`, :mod:`.vlm_learner` -- the same for an
+  ``hf:`` VLM: its decisions as tokens, sampling with a LoRA adapter, training the adapter;
 * :mod:`.checkpoints` -- the run's checkpoints in the pixel-policy format, resumable;
 * :mod:`.frames` -- dropping an episode's screens (``--keep-frames-every``);
 * :mod:`.options`, :mod:`.loop` -- the run's settings and the loop itself;

@@ -80,9 +80,10 @@ def save_policy(out: Path, model: PixelPolicyNet, state: RunState, *, settings: 
     return path
 
 
-def weights_path(out: Path, version: int) -> Path:
-    """Where the weights of ``version`` are published for the rollout workers."""
-    return out / WEIGHTS_DIR / f"v{version:06d}.pt"
+def weights_path(out: Path, version: int, suffix: str = ".pt") -> Path:
+    """Where the weights of ``version`` are published for the rollout workers: a file
+    (``suffix`` ``.pt``, the pixel network's) or a folder (``""``, a VLM's LoRA adapter)."""
+    return out / WEIGHTS_DIR / f"v{version:06d}{suffix}"
 
 
 def retire_weights(out: Path, keep_from: int) -> None:
@@ -90,9 +91,12 @@ def retire_weights(out: Path, keep_from: int) -> None:
     folder = out / WEIGHTS_DIR
     if not folder.is_dir():
         return
-    for path in folder.glob("v*.pt"):
+    for path in folder.glob("v*"):
         try:
-            if int(path.stem[1:]) < keep_from:
-                path.unlink(missing_ok=True)
+            version = int(path.name[1:].split(".", 1)[0])
         except ValueError:
             continue
+        if version < keep_from and path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        elif version < keep_from:
+            path.unlink(missing_ok=True)

@@ -14,8 +14,9 @@ before they get here, :mod:`gui_agent.models.rl.groups`). The KL term anchors th
 the checkpoint it started from, so rewards cannot drag it far from what it was taught.
 
 :class:`PolicyLearner` is what the training loop needs from any policy it trains;
-:class:`PixelLearner` is the pixel network's. A VLM learner (LoRA, the log-probability
-of the action text as the sum over its tokens) plugs in behind the same protocol.
+:class:`PixelLearner` is the pixel network's, and
+:class:`gui_agent.models.rl.vlm_learner.VlmLearner` a VLM's (LoRA; the log-probability of
+the action text is the sum over its tokens). Both minimise :func:`clipped_objective`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import torch
 from gui_agent.models.pixel.dataset import collate
 from gui_agent.models.pixel.network import PixelPolicyNet
 from gui_agent.models.rl import distribution
+from gui_agent.models.rl.checkpoints import RunState, save_policy
 from gui_agent.models.rl.groups import TrainGroup
 
 
@@ -63,14 +65,34 @@ class PolicyLearner(Protocol):
     def update(self, groups: list[TrainGroup], rng: random.Random) -> dict[str, float]:
         """One update on ``groups``; returns its figures (loss, kl, entropy, ...)."""
 
+    #: How published weights are named: ``.pt`` a file, ``""`` a folder (see :func:`~gui_agent.models.rl.checkpoints.weights_path`).
+    weights_suffix: str
+
     def publish(self, path: str | Path) -> None:
         """Write the current weights where rollout workers load them (atomically)."""
+
+    def save(self, out: Path, state: RunState, *, settings: dict[str, Any], finished: bool, keep_copy: bool) -> Path:
+        """Write the run's checkpoint (policy, optimizer, ``state``) in ``out``; a numbered copy when ``keep_copy``."""
 
     def state(self) -> dict[str, Any]:
         """The optimizer's state, for a checkpoint to resume from."""
 
     def load_state(self, state: dict[str, Any]) -> None:
         """Continue from :meth:`state`'s output."""
+
+
+def clipped_objective(logp: torch.Tensor, behaviour: torch.Tensor, advantage: torch.Tensor, kl: torch.Tensor,
+                      entropy: torch.Tensor, config: LearnerConfig) -> tuple[torch.Tensor, dict[str, float]]:
+    """The loss of the module doc, averaged over the decisions given (one value each in every
+    tensor), and its parts as figures; every policy family's learner minimises this one."""
+    ratio = torch.exp(logp - behaviour)
+    surrogate = torch.minimum(ratio * advantage, ratio.clamp(1 - config.clip, 1 + config.clip) * advantage)
+    policy_loss = -surrogate.mean()
+    kl, entropy = kl.mean(), entropy.mean()
+    loss = policy_loss + config.kl_coef * kl - config.entropy_coef * entropy
+    clipped = ((ratio - 1).abs() > config.clip).float().mean()
+    return loss, {"policy_loss": policy_loss.item(), "kl": kl.item(), "entropy": entropy.item(),
+                  "ratio": ratio.mean().item(), "clip_fraction": clipped.item()}
 
 
 def _inputs(batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, ...]:
@@ -80,6 +102,8 @@ def _inputs(batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, ...]:
 class PixelLearner:
     """Trains a :class:`PixelPolicyNet` (``model``) anchored to a frozen copy of where it started (``reference``)."""
 
+    weights_suffix = ".pt"
+
     def __init__(self, model: PixelPolicyNet, reference: PixelPolicyNet, config: LearnerConfig) -> None:
         self.model = model
         self.reference = reference.eval()
@@ -87,6 +111,10 @@ class PixelLearner:
             parameter.requires_grad_(False)
         self.config = config
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.lr)
+
+    def save(self, out: Path, state: RunState, *, settings: dict[str, Any], finished: bool, keep_copy: bool) -> Path:
+        """``<out>/policy.pt``, a pixel checkpoint (:func:`~gui_agent.models.rl.checkpoints.save_policy`)."""
+        return save_policy(out, self.model, state, settings=settings, optimizer=self.state(), finished=finished, keep_copy=keep_copy)
 
     def publish(self, path: str | Path) -> None:
         target = Path(path)
@@ -148,17 +176,10 @@ class PixelLearner:
               reference: dict[str, torch.Tensor]) -> dict[str, float]:
         config = self.config
         outputs = self.model(*_inputs(batch))
-        logp = distribution.log_prob(outputs, batch)
-        ratio = torch.exp(logp - behaviour)
-        surrogate = torch.minimum(ratio * advantage, ratio.clamp(1 - config.clip, 1 + config.clip) * advantage)
-        policy_loss = -surrogate.mean()
-        kl = distribution.kl_divergence(outputs, reference).mean()
-        entropy = distribution.entropy(outputs).mean()
-        loss = policy_loss + config.kl_coef * kl - config.entropy_coef * entropy
+        loss, figures = clipped_objective(distribution.log_prob(outputs, batch), behaviour, advantage,
+                                          distribution.kl_divergence(outputs, reference), distribution.entropy(outputs), config)
         self.optimizer.zero_grad()
         loss.backward()
         norm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), config.max_grad_norm)
         self.optimizer.step()
-        clipped = ((ratio - 1).abs() > config.clip).float().mean()
-        return {"loss": loss.item(), "policy_loss": policy_loss.item(), "kl": kl.item(), "entropy": entropy.item(),
-                "ratio": ratio.mean().item(), "clip_fraction": clipped.item(), "grad_norm": norm.item()}
+        return {"loss": loss.item(), **figures, "grad_norm": norm.item()}

@@ -14,7 +14,13 @@ weights, and the run's files are brought up to date. Everything is in the output
     <out>/episodes/<task>/g<group>-r<member>/<episode_id>/   each rollout, an ordinary episode
     <out>/policy.pt             the latest policy (pixel checkpoint: --policy pixel:<out>/policy.pt)
     <out>/checkpoints/update-NNNNNN.pt, reference.pt, weights/   numbered copies, the start, published weights
+    <out>/policy/, checkpoints/update-NNNNNN/, weights/vNNNNNN/  the same for an ``hf:`` VLM: LoRA adapters
+    <out>/model/                a finished VLM run's adapter merged into the model (--policy hf:<out>/model)
     <out>/updates.jsonl, curve.png, per_task.json, per_task.md, disagreements.jsonl
+
+``--from hf:PATH`` trains a VLM's LoRA adapter instead of the pixel network
+(:mod:`gui_agent.models.rl.vlm_learner`, :mod:`gui_agent.models.rl.vlm_rollout_policy`):
+the loop, the groups, the objective and the files are the same.
 """
 
 from __future__ import annotations
@@ -46,14 +52,15 @@ from gui_agent.models.rl.checkpoints import (
     RunState,
     copy_reference,
     retire_weights,
-    save_policy,
     weights_path,
 )
 from gui_agent.models.rl.groups import GroupBuffer, TrainGroup, group_of, still_fresh
-from gui_agent.models.rl.learner import PixelLearner
+from gui_agent.models.rl.learner import PixelLearner, PolicyLearner
 from gui_agent.models.rl.options import RLOptions, new_session, resolve_tasks, run_manifest, settings
 from gui_agent.models.rl.report import UPDATES_FILE, write_report
 from gui_agent.models.rl.scheduler import RolloutScheduler
+from gui_agent.models.rl.starts import is_vlm_start, vlm_start
+from gui_agent.models.rl.vlm_learner import MODEL_DIR, POLICY_DIR, start_vlm_learner
 from gui_agent.models.rl.worker import ROLLOUT_KEY, RolloutWorkerSpec
 
 DISAGREEMENTS_FILE = "disagreements.jsonl"
@@ -155,7 +162,7 @@ def train_rl(options: RLOptions, *, on_update: Callable[[dict[str, Any]], None] 
     out = Path(options.out_dir)
     task_files, tasks = resolve_tasks(options)
     _check_rewards(options)
-    start = Path(options.start) if options.start else DEFAULT_CHECKPOINT
+    start = vlm_start(options.start) if is_vlm_start(options.start) else Path(options.start or DEFAULT_CHECKPOINT)
     manifest = run_manifest(options, out, settings(options, task_files, start))
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
@@ -176,7 +183,7 @@ def _release(out: Path, *, created: bool) -> None:
         return
     for name in (MANIFEST_FILE, LEDGER_FILE, POLICY_FILE, REFERENCE_FILE, UPDATES_FILE, DISAGREEMENTS_FILE):
         (out / name).unlink(missing_ok=True)
-    for folder in (WEIGHTS_DIR, CHECKPOINTS_DIR):
+    for folder in (WEIGHTS_DIR, CHECKPOINTS_DIR, POLICY_DIR, MODEL_DIR):
         shutil.rmtree(out / folder, ignore_errors=True)
 
 
@@ -200,17 +207,9 @@ class Trainer:
         self.on_update, self.on_record, self.note = on_update, on_record, on_note or (lambda _text: None)
         torch.set_num_threads(options.threads)
         torch.manual_seed(options.seed)
-        reference = copy_reference(Path(manifest["start"]), out)
-        if options.resume and (out / POLICY_FILE).exists():
-            loaded = load_checkpoint(out / POLICY_FILE)
-            self.state = RunState.from_meta(loaded.meta)
-            model, training = loaded.model, loaded.training or {}
-        else:  # a new run, or one killed before its first save: from the start
-            self.state, model, training = RunState(), load_checkpoint(reference).model, {}
+        self.state, self.learner, version_zero = _start_learner(options, out, str(manifest["start"]))
         # A run killed outright may have rollouts past its last save: never reuse their group numbers.
         self.state.next_group = max(self.state.next_group, _next_group_in_ledger(out / LEDGER_FILE))
-        self.learner = PixelLearner(model, load_checkpoint(reference).model, options.learner)
-        self.learner.load_state(training)
         self.rng = random.Random(options.seed * 7919 + self.state.update)
         self.buffer = GroupBuffer(options.group_size, max_lag=options.max_lag, deadline_s=options.wait_deadline_s,
                                   scale=options.scale_advantages)
@@ -218,8 +217,8 @@ class Trainer:
         self.scheduler = RolloutScheduler(tasks, group_size=options.group_size, seed=options.seed, seed_base=options.seed_base,
                                           max_groups_out=options.groups_per_update * (options.max_lag + 1),
                                           next_group=self.state.next_group, keep_frames_every=options.keep_frames_every)
-        self.spec = RolloutWorkerSpec(checkpoint=str(reference.resolve()), out_dir=str(out.resolve()), rewards=options.rewards,
-                                      max_attempts=options.max_attempts, headless=options.headless)
+        self.spec = RolloutWorkerSpec(checkpoint=version_zero, out_dir=str(out.resolve()), rewards=options.rewards,
+                                      max_attempts=options.max_attempts, headless=options.headless, temperature=options.temperature)
         self.success = SuccessTracker()
         self.ready: list[TrainGroup] = []
         self.session = new_session(options)
@@ -396,7 +395,7 @@ class Trainer:
 
     def _publish(self) -> None:
         """Make the current weights the ones new rollouts act with; retire those no rollout may use."""
-        path = weights_path(self.out, self.state.version)
+        path = weights_path(self.out, self.state.version, self.learner.weights_suffix)
         self.learner.publish(path)
         self.scheduler.publish(self.state.version, str(path.resolve()))
         retire_weights(self.out, keep_from=self.state.version - self.options.max_lag - 2)
@@ -409,8 +408,7 @@ class Trainer:
         self.state.next_group = self.scheduler.next_group
         self.state.dropped = dict(self.buffer.dropped)
         self.session.update(self._session_figures(now - self.started))
-        save_policy(self.out, self.learner.model, self.state, settings=self.manifest_settings(), optimizer=self.learner.state(),
-                    finished=finished, keep_copy=keep_copy)
+        self.learner.save(self.out, self.state, settings=self.manifest_settings(), finished=finished, keep_copy=keep_copy)
         write_manifest(self.out, self.manifest)
 
     def _session_figures(self, wall: float) -> dict[str, Any]:
@@ -423,6 +421,24 @@ class Trainer:
 
     def manifest_settings(self) -> dict[str, Any]:
         return {k: v for k, v in self.manifest.items() if k != "sessions"}
+
+
+def _start_learner(options: RLOptions, out: Path, start: str) -> tuple[RunState, PolicyLearner, str]:
+    """The run's state, its learner (resumed from the run's checkpoint with ``--resume``), and
+    what the workers load as version 0: the pixel checkpoint copied into the run, or the ``hf:`` model."""
+    if is_vlm_start(start):
+        state, learner = start_vlm_learner(start, out, options.learner, lora_rank=options.lora_rank,
+                                           temperature=options.temperature, resume=options.resume)
+        return state, learner, start
+    reference = copy_reference(Path(start), out)
+    if options.resume and (out / POLICY_FILE).exists():
+        loaded = load_checkpoint(out / POLICY_FILE)
+        state, model, training = RunState.from_meta(loaded.meta), loaded.model, loaded.training or {}
+    else:  # a new run, or one killed before its first save: from the start
+        state, model, training = RunState(), load_checkpoint(reference).model, {}
+    learner = PixelLearner(model, load_checkpoint(reference).model, options.learner)
+    learner.load_state(training)
+    return state, learner, str(reference.resolve())
 
 
 def _next_group_in_ledger(path: Path) -> int:

@@ -11,6 +11,7 @@ from gui_agent.evaluate.ledger import LEDGER_FILE, read_manifest
 from gui_agent.models.rl.learner import LearnerConfig
 from gui_agent.models.rl.rewards import RewardSpec
 from gui_agent.models.rl.scheduler import TaskRef
+from gui_agent.models.rl.starts import is_vlm_start
 
 #: Seconds a worker may need beyond a task's own episode timeout per attempt (browser start, scoring).
 ATTEMPT_OVERHEAD_S = 60.0
@@ -18,7 +19,7 @@ ATTEMPT_OVERHEAD_S = 60.0
 RUN_KIND = "gui-agent/rl-run"
 #: Settings a resumed run must share with the run it continues (the rest may change: more
 #: updates, another time budget, more workers, a new learning rate).
-RESUME_KEYS = ("task_files", "start", "group_size", "seed", "seed_base", "rewards")
+RESUME_KEYS = ("task_files", "start", "group_size", "seed", "seed_base", "rewards", "vlm")
 
 
 @dataclass
@@ -28,7 +29,8 @@ class RLOptions:
     Attributes:
         suite: task files, folders, or named suites (as ``gui-agent eval`` takes them).
         out_dir: the run's folder.
-        start: the pixel checkpoint to start from (None: the shipped policy).
+        start: the pixel checkpoint to start from (None: the shipped policy), or ``hf:PATH``
+            (``hf:PATH?options`` as ``--policy`` takes it): a VLM, trained with LoRA.
         updates: stop after this many updates (counted over every session of the run).
         time_budget_s: stop after this much training time (over every session), with a checkpoint.
         group_size: rollouts per group (same task and seed): the baseline's sample.
@@ -52,6 +54,8 @@ class RLOptions:
         threads: the learner's torch CPU threads.
         headless: override the tasks' headless setting (None keeps it).
         resume: continue the run in ``out_dir``.
+        lora_rank: an ``hf:`` start's LoRA rank.
+        temperature: an ``hf:`` start's sampling temperature (its actions are scored at it).
     """
 
     suite: list[str]
@@ -79,6 +83,8 @@ class RLOptions:
     threads: int = 1
     headless: bool | None = None
     resume: bool = False
+    lora_rank: int = 16
+    temperature: float = 1.0
 
     def check(self) -> None:
         """Raises ValueError on settings that cannot work."""
@@ -88,6 +94,8 @@ class RLOptions:
             raise ValueError("--updates, --groups-per-update, --workers and --checkpoint-every must be >= 1")
         if self.max_lag < 0 or self.keep_frames_every < 0:
             raise ValueError("--max-lag and --keep-frames-every must be >= 0")
+        if self.lora_rank < 1 or self.temperature <= 0:
+            raise ValueError("--lora-rank must be >= 1 and --temperature > 0")
 
 
 def resolve_tasks(options: RLOptions) -> tuple[list[Path], list[TaskRef]]:
@@ -115,14 +123,15 @@ def resolve_tasks(options: RLOptions) -> tuple[list[Path], list[TaskRef]]:
     return files, refs
 
 
-def settings(options: RLOptions, task_files: list[Path], start: Path) -> dict[str, Any]:
-    """What ``run.json`` records of the run (plain JSON)."""
+def settings(options: RLOptions, task_files: list[Path], start: Path | str) -> dict[str, Any]:
+    """What ``run.json`` records of the run (plain JSON); ``vlm`` is None for the pixel policy."""
+    vlm = {"lora_rank": options.lora_rank, "temperature": options.temperature} if is_vlm_start(str(start)) else None
     return {
         "kind": RUN_KIND, "suite": [str(s) for s in options.suite], "task_files": [str(Path(p).resolve()) for p in task_files],
         "start": str(start), "group_size": options.group_size, "groups_per_update": options.groups_per_update,
         "max_lag": options.max_lag, "seed": options.seed, "seed_base": options.seed_base, "learner": asdict(options.learner),
         "rewards": asdict(options.rewards), "scale_advantages": options.scale_advantages,
-        "keep_frames_every": options.keep_frames_every, "max_attempts": options.max_attempts,
+        "keep_frames_every": options.keep_frames_every, "max_attempts": options.max_attempts, "vlm": vlm,
     }
 
 

@@ -7,10 +7,11 @@ weights between episodes, and after an episode it hands over the decisions it to
 their log-probabilities under the weights that took them (the behaviour policy, for the
 learner's importance ratio).
 
-:class:`PixelRolloutPolicy` is the pixel network's. A VLM's would be the same protocol:
-its :class:`RolloutStep` payload would be the prompt and the sampled action text, its
-log-probability the sum over the action's tokens, and its weights the LoRA adapter's
-state; the learner side is :class:`gui_agent.models.rl.learner.PolicyLearner`.
+:class:`PixelRolloutPolicy` is the pixel network's;
+:class:`gui_agent.models.rl.vlm_rollout_policy.VlmRolloutPolicy` is a VLM's: its steps
+are the prompt and the sampled action tokens, its log-probability the sum over those
+tokens, its weights a LoRA adapter. The learner side is
+:class:`gui_agent.models.rl.learner.PolicyLearner`.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ class RolloutPolicy(Protocol):
 
     def act(self, observation: Observation) -> PolicyOutput: ...
 
-    def load_weights(self, path: str | Path, version: int) -> None:
-        """Act with the weights published as ``version`` in ``path`` from now on."""
+    def load_weights(self, path: str | Path | None, version: int) -> None:
+        """Act with the weights published as ``version`` in ``path`` from now on (None: the start's)."""
 
     def seed(self, seed: int) -> None:
         """Seed the sampling of the next episode."""
@@ -84,6 +85,7 @@ class PixelRolloutPolicy:
     def __init__(self, checkpoint: str | Path) -> None:
         loaded = load_checkpoint(checkpoint)
         self.model: PixelPolicyNet = loaded.model.eval()
+        self._initial = {k: v.clone() for k, v in self.model.state_dict().items()}
         self.version = 0
         self.name = f"pixel-rl:v{self.version}"
         self._generator = torch.Generator().manual_seed(0)
@@ -92,8 +94,8 @@ class PixelRolloutPolicy:
         self._history = History()
         self._steps: list[RolloutStep] = []
 
-    def load_weights(self, path: str | Path, version: int) -> None:
-        self.model.load_state_dict(load_state(path))
+    def load_weights(self, path: str | Path | None, version: int) -> None:
+        self.model.load_state_dict(load_state(path) if path else self._initial)
         self.model.eval()
         self.version = version
         self.name = f"pixel-rl:v{version}"

@@ -38,12 +38,14 @@ class RolloutWorkerSpec:
     """Everything a rollout worker needs; plain data, so it pickles to another process or machine.
 
     Attributes:
-        checkpoint: the pixel checkpoint the run started from (network sizes, version 0).
+        checkpoint: the pixel checkpoint the run started from (network sizes, version 0), or
+            ``hf:PATH[?options]``: a VLM, whose published weights are LoRA adapters.
         out_dir: the run's folder; episodes go to ``<out_dir>/episodes/<task>/g<group>-r<member>/``.
         rewards: what the reward is made of.
         max_attempts: tries of a rollout whose environment failed.
         headless: override the tasks' headless setting (None keeps it).
         threads: torch CPU threads of the worker's policy.
+        temperature: a VLM's sampling temperature.
     """
 
     checkpoint: str
@@ -52,6 +54,7 @@ class RolloutWorkerSpec:
     max_attempts: int = 3
     headless: bool | None = None
     threads: int = 1
+    temperature: float = 1.0
 
     def build(self) -> RolloutWorker:
         return RolloutWorker(self)
@@ -67,13 +70,20 @@ class RolloutWorker:
     def __init__(self, spec: RolloutWorkerSpec) -> None:
         import torch
 
-        from gui_agent.models.rl.rollout_policy import PixelRolloutPolicy
+        from gui_agent.models.rl.starts import VLM_PREFIX
         from gui_agent.runner import EnvSlot
 
         torch.set_num_threads(spec.threads)
         self.spec = spec
-        self.policy = PixelRolloutPolicy(spec.checkpoint)
-        self._initial = {k: v.clone() for k, v in self.policy.model.state_dict().items()}
+        self.policy: Any
+        if spec.checkpoint.startswith(VLM_PREFIX):
+            from gui_agent.models.rl.vlm_rollout_policy import VlmRolloutPolicy
+
+            self.policy = VlmRolloutPolicy(spec.checkpoint[len(VLM_PREFIX):], temperature=spec.temperature)
+        else:
+            from gui_agent.models.rl.rollout_policy import PixelRolloutPolicy
+
+            self.policy = PixelRolloutPolicy(spec.checkpoint)
         self.scorer = RewardScorer(spec.rewards)
         self.slot = EnvSlot(headless=spec.headless)
         self.name = f"{socket.gethostname()}:{os.getpid()}"
@@ -100,13 +110,8 @@ class RolloutWorker:
         return self._finished(record)
 
     def _use_weights(self, item: Any) -> None:
-        if item.version == self.policy.version:
-            return
-        if item.weights:
-            self.policy.load_weights(item.weights, item.version)
-        else:  # version 0: the starting checkpoint
-            self.policy.model.load_state_dict(self._initial)
-            self.policy.version = item.version
+        if item.version != self.policy.version:
+            self.policy.load_weights(item.weights or None, item.version)  # no weights: version 0, the start
 
     def _rollout(self, item: Any, record: dict[str, Any]) -> None:
         from gui_agent.guards import Budget

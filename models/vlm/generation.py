@@ -14,7 +14,7 @@ part per screenshot, in order. Screenshots may be PIL images or RGB uint8 arrays
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,11 +33,14 @@ class Generation:
             and the wall time of preprocessing plus generation.
         inputs: the processor's tensors for the prompt (``image_grid_thw`` tells the frame
             a Qwen model saw).
+        token_ids: each sample's generated ids, its end-of-turn token included when it
+            stopped on one (what RL scores: the text alone may tokenize otherwise).
     """
 
     texts: list[str]
     usage: Usage
     inputs: Any
+    token_ids: list[list[int]] = field(default_factory=list)
 
 
 def to_pil(image: Any) -> Any:
@@ -116,18 +119,19 @@ def generate(
             pad_token_id=pad,
             **sampling,
         )
-    texts, generated = [], 0
+    texts, generated, token_ids = [], 0, []
     for row in output[:, prompt_length:].tolist():
         cut = next((i for i, token in enumerate(row) if token in ends), None)
         generated += len(row) if cut is None else cut + 1
         texts.append(decode_reply(vlm, row[:cut]))
+        token_ids.append(row if cut is None else row[: cut + 1])
     usage = Usage(
         input_tokens=prompt_length,
         output_tokens=generated,
         images=len(images),
         latency_s=round(time.monotonic() - started, 6),
     )
-    return Generation(texts=texts, usage=usage, inputs=inputs)
+    return Generation(texts=texts, usage=usage, inputs=inputs, token_ids=token_ids)
 
 
 def decode_reply(vlm: LoadedVlm, token_ids: list[int]) -> str:

@@ -88,6 +88,14 @@ class VlmPolicy:
         messages, images = self.prompt(observation)
         answer = generate(self.vlm, messages, images, max_new_tokens=self.settings.max_new_tokens,
                           num_samples=n, temperature=temperature)
+        return self.read(answer, observation)
+
+    def read(self, answer: Generation, observation: Observation) -> list[PolicyOutput]:
+        """The parseable replies of ``answer`` (asked on ``observation``) as outputs.
+
+        Raises:
+            ActionParseError: no reply parses (the first reply's error).
+        """
         height, width = observation.screenshot.shape[:2]
         reader = self._check_frame(answer, width, height)
         outputs: list[PolicyOutput] = []

@@ -242,6 +242,19 @@ def encode_row(vlm: LoadedVlm, row: dict[str, Any]) -> Encoded:
     reply = messages[-1]["content"][0]["text"]
     reply_ids = vlm.tokenizer(vlm.family.reply_prefix + reply + vlm.family.end_of_turn, add_special_tokens=False)["input_ids"]
     prompt_length = int(inputs["input_ids"].shape[1])
+    encoded = with_reply(inputs, reply_ids)
+    labels = torch.full_like(encoded["input_ids"], -100)
+    labels[0, prompt_length:] = encoded["input_ids"][0, prompt_length:]
+    encoded["labels"] = labels
+    return Encoded(inputs=encoded, prompt_tokens=prompt_length, reply_tokens=len(reply_ids))
+
+
+def with_reply(inputs: Any, reply_ids: list[int]) -> dict[str, Any]:
+    """The prompt's tensors (:func:`prepare_inputs`) with ``reply_ids`` appended: the reply
+    attended to, its per-token type ids those of text. RL scores sampled replies with it."""
+    import torch
+
+    prompt_length = int(inputs["input_ids"].shape[1])
     tail = torch.tensor([reply_ids], dtype=inputs["input_ids"].dtype, device=inputs["input_ids"].device)
     encoded: dict[str, Any] = {}
     for key, value in inputs.items():
@@ -255,8 +268,5 @@ def encode_row(vlm: LoadedVlm, row: dict[str, Any]) -> Encoded:
             encoded[key] = torch.cat([value, extra], dim=1)
         else:
             encoded[key] = value
-    labels = torch.full_like(encoded["input_ids"], -100)
-    labels[0, prompt_length:] = tail[0]
-    encoded["labels"] = labels
-    return Encoded(inputs=encoded, prompt_tokens=prompt_length, reply_tokens=len(reply_ids))
+    return encoded
 

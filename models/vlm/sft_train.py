@@ -120,7 +120,8 @@ def _load(config: TrainConfig, family: Family, data: SftData) -> LoadedVlm:
     return load_vlm(config.model, family=config.family, device=config.device, dtype="float32")
 
 
-def _apply_lora(vlm: LoadedVlm, rank: int) -> None:
+def apply_lora(vlm: LoadedVlm, rank: int) -> None:
+    """Wrap ``vlm.model`` in a peft LoRA of ``rank`` on the language model's linear layers (see :data:`LORA_TARGETS`)."""
     from peft import LoraConfig, get_peft_model
 
     lora = LoraConfig(r=rank, lora_alpha=2 * rank, lora_dropout=0.0, target_modules=LORA_TARGETS, bias="none")
@@ -154,7 +155,7 @@ def train_vlm(config: TrainConfig, *, on_row: ProgressCallback | None = None) ->
     vlm = _load(config, family, data)
     check_frames(data, vlm)
     if config.lora:
-        _apply_lora(vlm, config.lora_rank)
+        apply_lora(vlm, config.lora_rank)
     model = vlm.model
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=config.learning_rate(), weight_decay=0.0)
