@@ -77,9 +77,10 @@ def _baseline(env: DesktopEnv, repeat: int, prune: bool) -> tuple[list[float], i
     return result["times_s"], result["elements"], cpu / repeat
 
 
-def _steps(env: DesktopEnv, steps: int, with_tree: bool) -> list[float]:
+def _steps(env: DesktopEnv, steps: int, with_tree: bool, parts: dict[str, list[float]] | None = None) -> list[float]:
     """Wall time of ``steps`` clicks on cells, each with its observation (and the tree in it
-    when ``with_tree``): what the tree adds to a policy's step."""
+    when ``with_tree``): what the tree adds to a policy's step. ``parts`` gets the
+    observation's own timings of the read and of the marks."""
     env.observe_a11y_tree = with_tree
     times = []
     for index in range(steps):
@@ -87,24 +88,32 @@ def _steps(env: DesktopEnv, steps: int, with_tree: bool) -> list[float]:
         obs, *_ = env.step(Click(200 + 90 * (index % 4), 300 + 20 * (index % 5)))
         times.append(time.perf_counter() - start)
         assert (obs.a11y_tree is not None) == with_tree
+        for key, value in (obs.timings or {}).items():
+            if parts is not None and key in ("a11y_s", "marks_s"):
+                parts.setdefault(key, []).append(value)
     return times
 
 
-def _measure_steps(env: DesktopEnv, steps: int) -> tuple[list[float], list[float]]:
+def _measure_steps(env: DesktopEnv, steps: int) -> tuple[list[float], list[float], dict[str, list[float]]]:
     _steps(env, 3, True)  # warm up
     without: list[float] = []
     with_tree: list[float] = []
+    parts: dict[str, list[float]] = {}
     for _ in range(2):  # interleaved halves, so a change of load falls on both
         without += _steps(env, steps // 2, False)
-        with_tree += _steps(env, steps // 2, True)
-    return without, with_tree
+        with_tree += _steps(env, steps // 2, True, parts)
+    return without, with_tree, parts
 
 
-def _print_steps(without: list[float], with_tree: list[float]) -> None:
+def _print_steps(without: list[float], with_tree: list[float], parts: dict[str, list[float]]) -> None:
     print(f"desktop step (a click on a cell and its observation), {len(without)} steps each")
     for label, times in (("without the tree", without), ("with the tree", with_tree)):
         median, p95 = _stats(times)
         print(f"{label:34} {'':8} {median * 1000:10.1f} {p95 * 1000:8.1f}")
+    for key, label in (("a11y_s", "  of which the read"), ("marks_s", "  of which the marks")):
+        if parts.get(key):
+            median, p95 = _stats(parts[key])
+            print(f"{label:34} {'':8} {median * 1000:10.1f} {p95 * 1000:8.1f}")
     print(f"the tree adds {(_stats(with_tree)[0] - _stats(without)[0]) * 1000:.1f} ms to a step's median")
 
 
