@@ -318,12 +318,21 @@ class EnvSlot:
 
     @staticmethod
     def _keys(task: Task) -> tuple[str, str | None]:
-        """(exact key, key without the MiniWoB++ page or None when not a MiniWoB++ task)."""
-        spec, limits = task.environment, task.limits.model_dump_json()
-        exact = spec.model_dump_json() + limits
+        """(exact key, key without the MiniWoB++ page or None when not a MiniWoB++ task).
+
+        The key holds what :func:`~gui_agent.envs.factory.make_env` builds the environment
+        from, and nothing else: the environment section, the step timeout and, for a
+        desktop, the task's folder (its setup files). A task's other limits (steps, episode
+        time) are the runner's, so tasks that differ only in those share the environment (a
+        MiniWoB++ suite switches pages in one browser instead of starting one per task)."""
+        spec = task.environment
+        built_from = f"|step_timeout_s={task.limits.step_timeout_s}"
+        if spec.kind == "desktop":
+            built_from += f"|task_dir={task.task_dir}"
+        exact = spec.model_dump_json() + built_from
         if getattr(spec, "miniwob_task", None) is None:
             return exact, None
-        return exact, spec.model_copy(update={"url": "miniwob:"}).model_dump_json() + limits
+        return exact, spec.model_copy(update={"url": "miniwob:"}).model_dump_json() + built_from
 
     def get(self, task: Task) -> Env:
         exact, shape = self._keys(task)
