@@ -37,6 +37,7 @@ NOT_RUN: list[tuple[str, str, str]] = [
     ("train vlm", r"", "fine-tunes a vision-language model on demonstrations of a whole suite"),
     ("train reward", r"", "needs reward data: every episode replayed and varied nine ways (many minutes on a CPU)"),
     ("train rl", r"train rl miniwob-pixel", "trains on the whole pixel suite (up to an hour), or needs a reward model of your own"),
+    ("train rl", r"--from 'hf:", "needs a vision-language model of your own, taught its format by `train vlm`"),
     ("make-reward-data", r"make-reward-data|export reward-data", "replays and varies every episode nine ways (many minutes)"),
     ("", r"--headed|--display", "needs an X display"),
     ("", r"--push|import my-org/", "needs the Hugging Face hub"),

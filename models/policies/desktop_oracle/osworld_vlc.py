@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gui_agent.actions import Click
+from gui_agent.actions import Click, Wait
 from gui_agent.models.policies.desktop_oracle.script import Item, WaitForTitle, keys, type_text
 
 #: The main window's title (the playing item's name comes first: ``clip.mp4 - VLC media player``).
@@ -36,9 +36,15 @@ def play_music_video() -> list[Item]:
     return open_file("Desktop/Rick Astley - Never Gonna Give You Up (Official Music Video).mp4")
 
 
+#: How long a person watches VLC go full screen before saying done. A playing video never
+#: lets a step settle (the desktop gives up waiting after 2 s), and on a busy machine VLC
+#: is still resizing its window then.
+FULLSCREEN_LOOK_S = 3.0
+
+
 def fullscreen() -> list[Item]:
-    """8d9fd4e2: make the video fill the screen (F: VLC's full-screen key)."""
-    return [WaitForTitle(MAIN_WINDOW, timeout_s=30.0), keys("f")]
+    """8d9fd4e2: make the video fill the screen (F: VLC's full-screen key), and look."""
+    return [WaitForTitle(MAIN_WINDOW, timeout_s=30.0), keys("f"), Wait(FULLSCREEN_LOOK_S)]
 
 
 def simple_preference(box: str) -> list[Item]:
